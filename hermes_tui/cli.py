@@ -1,0 +1,69 @@
+"""The ``hermes-tui`` entry point: the full-screen app, or one of the subcommands.
+
+A contract (DESIGN.md "The command line"): exit 0 done, 1 refused/not found, 2 bad usage or
+environment; errors are one sentence on stderr naming the file, key or id at fault.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from engine.config import resolve_home
+from engine.errors import HermesError
+
+SUBCOMMAND_MODULES = ("sessions_cmd", "search_cmd", "memory_cmd", "chat_cmd")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hermes-tui",
+        description="A full-screen terminal app for an LLM agent that remembers you.",
+    )
+    parser.add_argument("--home", metavar="DIR", help="Hermes home (default $HERMES_HOME or ~/.hermes)")
+    resume = parser.add_mutually_exclusive_group()
+    resume.add_argument(
+        "-c", "--continue", dest="continue_title", nargs="?", const="", default=None, metavar="TITLE",
+        help="continue the most recent lineage (by title when given) at its tip",
+    )
+    resume.add_argument("-r", "--resume", metavar="ID_OR_TITLE", help="resume a session (at its lineage tip)")
+    parser.add_argument("--demo", action="store_true", help="run offline with seeded demo data")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"hermes_tui.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"hermes_tui.commands.{name}":
+                raise
+            continue  # a subcommand not built yet
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from hermes_tui.context import CommandContext
+
+    ctx = CommandContext(home=resolve_home(args.home))
+    try:
+        if args.command is None:
+            from hermes_tui.app_launch import launch_app
+
+            return launch_app(args, ctx)
+        return int(args.func(args, ctx) or 0)
+    except HermesError as exc:
+        print(f"hermes-tui: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        ctx.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
