@@ -1,0 +1,400 @@
+"""One Agent per live session: the turn loop, tools, incremental persistence, and events.
+
+The agent keeps the session's system prompt as one frozen string for its whole life (reused
+byte-for-byte on resume), rebuilds the request view for every call, persists every message the
+moment it exists (a crash after the user's message keeps it), and reports everything through
+``on_event`` so the UI and the command line render the same turn.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from engine import clock
+from engine.config import Config, set_config_value
+from engine.errors import HermesError, NotFoundError
+from engine.events import (
+    EngineEvent,
+    Notice,
+    Recap,
+    SessionSwitched,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnDone,
+    TurnFailed,
+    TurnStarted,
+    UsageUpdated,
+)
+from engine.memory import ApprovalDecision, ApprovalRequest, MemorySnapshot, MemoryStore, MemoryTool, MemoryWriteGate, PendingQueue
+from engine.prompt.builder import PromptInputs, build_system_prompt
+from engine.prompt.request_view import build_api_messages
+from engine.providers import ChatRequest, Provider, StreamDone, context_window, make_provider
+from engine.providers import TextDelta as ProviderText
+from engine.recall import MemoryManager, make_memory_manager
+from engine.scrub import StreamingContextScrubber, sanitize_context
+from engine.store import SessionDB, TranscriptWriter
+from engine.tools import ToolBox
+
+OnEvent = Callable[[EngineEvent], None]
+AskApproval = Callable[[ApprovalRequest], ApprovalDecision]
+MAX_TOOL_ROUNDS = 25
+RECAP_EXCHANGES = 3
+
+
+@dataclass
+class TokenTotals:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    api_calls: int = 0
+
+
+def no_key_explanation(exc: HermesError) -> str:
+    return (
+        f"{exc}\n"
+        "Set the key in your environment, or point model.base_url in config.yaml at a local "
+        "OpenAI-compatible server (Ollama, llama.cpp, vLLM) — then restart."
+    )
+
+
+class Agent:
+    """The live session and everything a turn needs."""
+
+    def __init__(
+        self,
+        config: Config,
+        db: SessionDB,
+        *,
+        provider: Provider | None,
+        provider_problem: str | None,
+        ask_approval: AskApproval | None,
+        source: str,
+        cwd: Path,
+    ) -> None:
+        self.config = config
+        self.db = db
+        self.provider = provider
+        self.provider_problem = provider_problem
+        self.source = source
+        self.cwd = cwd
+        self.model_cfg = config.section("model")
+        self.context_window = context_window(self.model_cfg)
+        self.memory = MemoryStore.from_config(config)
+        self.pending = PendingQueue(config.home)
+        self.gate = MemoryWriteGate(self.pending, approval_enabled=bool(config.get("memory.write_approval")),
+                                    ask=ask_approval)
+        self._warnings: list[str] = []
+        self.recall: MemoryManager = make_memory_manager(
+            str(config.get("memory.provider") or ""), db, warn=self._warnings.append
+        )
+        self.tools = ToolBox(MemoryTool(self.memory, self.gate), db, self._current_lineage)
+        self.session_id: str | None = None
+        self.title: str | None = None
+        self.messages: list[dict] = []
+        self.snapshot: MemorySnapshot = self.memory.load_snapshot()
+        self.system_prompt = ""
+        self.writer: TranscriptWriter | None = None
+        self.totals = TokenTotals()
+        self.last_prompt_tokens = 0
+        self._turn_lock = threading.Lock()
+
+    # ----- construction -------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        config: Config,
+        db: SessionDB,
+        *,
+        resume: str | None = None,
+        continue_title: str | None = None,
+        provider: Provider | None = None,
+        ask_approval: AskApproval | None = None,
+        source: str = "tui",
+        cwd: Path | None = None,
+    ) -> "Agent":
+        """A fresh session, or the lineage tip named by ``resume`` / ``continue_title``."""
+        problem = None
+        if provider is None:
+            try:
+                provider = make_provider(config.section("model"), cache_ttl=str(config.get("prompt_caching.cache_ttl")))
+            except HermesError as exc:
+                problem = no_key_explanation(exc)
+        agent = cls(config, db, provider=provider, provider_problem=problem, ask_approval=ask_approval,
+                    source=source, cwd=cwd or Path.cwd())
+        target = None
+        if resume is not None:
+            target = db.resume_target(resume)
+        elif continue_title is not None:
+            target = db.most_recent_tip(continue_title or None)
+            if target is None and continue_title:
+                raise NotFoundError(f"no session titled {continue_title!r} to continue.")
+        if target is not None:
+            agent._load_session(target)
+        else:
+            agent.system_prompt = agent._build_prompt()
+        agent.recall.initialize(agent.session_id)
+        return agent
+
+    @property
+    def model_label(self) -> str:
+        return f"{self.model_cfg.get('name')} · {self.model_cfg.get('provider')}"
+
+    @property
+    def write_approval(self) -> bool:
+        return self.gate.approval_enabled
+
+    def in_snapshot(self, entry: str) -> bool:
+        """Whether a memory entry is part of this session's frozen system prompt."""
+        return entry in self.system_prompt
+
+    def _build_prompt(self) -> str:
+        """A new snapshot: memory re-read from disk. Only new sessions, compression and model changes."""
+        self.snapshot = self.memory.load_snapshot()
+        return build_system_prompt(
+            PromptInputs(
+                home=self.config.home,
+                cwd=self.cwd,
+                snapshot=self.snapshot,
+                model=str(self.model_cfg.get("name")),
+                provider=str(self.model_cfg.get("provider")),
+                source=self.source,
+                provider_block=self.recall.system_prompt_block(),
+            )
+        )
+
+    def _load_session(self, session_id: str) -> None:
+        session = self.db.require_session(session_id)
+        self.session_id = session.id
+        self.title = session.title
+        self.messages = self.db.load_transcript(session.id)
+        self.writer = TranscriptWriter(self.db, session.id, flushed=len(self.messages))
+        if session.ended_at is not None:
+            self.db.reopen_session(session.id)
+        configured = str(self.model_cfg.get("name"))
+        if session.system_prompt and session.model == configured:
+            self.system_prompt = session.system_prompt  # invariant 1: the stored bytes, as they are
+        else:
+            self.system_prompt = self._build_prompt()
+            self.db.set_system_prompt(session.id, self.system_prompt, model=configured)
+
+    def _ensure_session(self) -> str:
+        if self.session_id is None:
+            self.session_id = self.db.create_session(
+                source=self.source,
+                model=str(self.model_cfg.get("name")),
+                system_prompt=self.system_prompt,
+                cwd=str(self.cwd),
+            )
+            self.writer = TranscriptWriter(self.db, self.session_id)
+            self.recall.on_session_switch(None, self.session_id)
+        return self.session_id
+
+    def _current_lineage(self) -> list[str]:
+        return self.db.lineage_ids(self.session_id) if self.session_id else []
+
+    def _flush(self) -> None:
+        assert self.writer is not None
+        self.writer.flush(self.messages)
+
+    def _drain_warnings(self, on_event: OnEvent) -> None:
+        while self._warnings:
+            on_event(Notice(self._warnings.pop(0)))
+
+    # ----- the turn ---------------------------------------------------------------------
+
+    def run_turn(self, text: str, on_event: OnEvent, cancel: threading.Event | None = None) -> None:
+        """One user turn: store the message, then call the model until it stops calling tools."""
+        with self._turn_lock:
+            self._ensure_session()
+            self.messages.append({"role": "user", "content": text, "timestamp": clock.now()})
+            self._flush()
+            on_event(TurnStarted(self.session_id or "", text))
+            self._generate(on_event, cancel)
+
+    def retry(self, on_event: OnEvent, cancel: threading.Event | None = None) -> None:
+        """Answer the last user message again after a failed turn (nothing is re-stored)."""
+        with self._turn_lock:
+            if not self.messages or self.messages[-1].get("role") == "assistant" and not self.messages[-1].get("tool_calls"):
+                on_event(Notice("Nothing to retry: the last turn has its reply.", "information"))
+                return
+            self._generate(on_event, cancel)
+
+    def _current_user_index(self) -> int | None:
+        for index in range(len(self.messages) - 1, -1, -1):
+            if self.messages[index].get("role") == "user":
+                return index
+        return None
+
+    def _generate(self, on_event: OnEvent, cancel: threading.Event | None) -> None:
+        if self.provider is None:
+            on_event(TurnFailed(self.provider_problem or "No model is configured.", retryable=False))
+            return
+        user_index = self._current_user_index()
+        user_text = str(self.messages[user_index].get("content") or "") if user_index is not None else ""
+        recall = self.recall.prefetch(user_text) if self.recall.provider else ""
+        self._drain_warnings(on_event)
+        reply = ""
+        finish: str | None = None
+        for _round in range(MAX_TOOL_ROUNDS):
+            request = ChatRequest(
+                system=self.system_prompt,
+                messages=build_api_messages(self.messages, recall=recall or None, current_user_index=user_index),
+                tools=self.tools.schemas,
+            )
+            try:
+                result = self._stream(request, on_event, cancel)
+            except HermesError as exc:
+                on_event(TurnFailed(str(exc), retryable=exc.exit_code != 2))
+                return
+            self._record_usage(result, on_event)
+            reply = sanitize_context(result.text)
+            finish = result.finish_reason
+            cancelled = result.finish_reason == "cancelled"
+            calls = [] if cancelled else result.tool_calls
+            message: dict = {"role": "assistant", "content": reply, "timestamp": clock.now()}
+            if calls:
+                message["tool_calls"] = [
+                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                    for c in calls
+                ]
+            if finish:
+                message["finish_reason"] = finish
+            if reply or calls:
+                self.messages.append(message)
+                self._flush()
+            if cancelled:
+                on_event(TurnDone(reply, finish, cancelled=True))
+                return
+            if not calls:
+                break
+            for call in calls:
+                if cancel is not None and cancel.is_set():
+                    on_event(TurnDone(reply, "cancelled", cancelled=True))
+                    return
+                self._run_tool(call, on_event)
+        else:
+            on_event(Notice(f"Stopped after {MAX_TOOL_ROUNDS} tool rounds in one turn."))
+        on_event(TurnDone(reply, finish))
+        self.recall.sync_turn(user_text, reply)
+        self._drain_warnings(on_event)
+
+    def _stream(self, request: ChatRequest, on_event: OnEvent, cancel: threading.Event | None):
+        assert self.provider is not None
+        scrubber = StreamingContextScrubber()
+        for event in self.provider.stream(request, cancel=cancel):
+            if isinstance(event, ProviderText):
+                visible = scrubber.feed(event.text)
+                if visible:
+                    on_event(TextDelta(visible))
+            elif isinstance(event, StreamDone):
+                tail = scrubber.flush()
+                if tail:
+                    on_event(TextDelta(tail))
+                return event.result
+        raise HermesError("The provider's stream ended without a final message.")
+
+    def _record_usage(self, result, on_event: OnEvent) -> None:
+        usage = result.usage
+        self.totals.input_tokens += usage.input_tokens
+        self.totals.output_tokens += usage.output_tokens
+        self.totals.cache_read_tokens += usage.cache_read_tokens
+        self.totals.cache_write_tokens += usage.cache_write_tokens
+        self.totals.api_calls += 1
+        self.last_prompt_tokens = self.provider.prompt_tokens(usage) if self.provider else 0
+        self.db.add_usage(
+            self.session_id or "",
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            reasoning_tokens=usage.reasoning_tokens,
+            api_calls=1,
+            tool_calls=len(result.tool_calls),
+        )
+        on_event(
+            UsageUpdated(
+                prompt_tokens=self.last_prompt_tokens,
+                context_window=self.context_window,
+                input_tokens=self.totals.input_tokens,
+                output_tokens=self.totals.output_tokens,
+                cache_read_tokens=self.totals.cache_read_tokens,
+                cache_write_tokens=self.totals.cache_write_tokens,
+                api_calls=self.totals.api_calls,
+            )
+        )
+
+    def _run_tool(self, call, on_event: OnEvent) -> None:
+        on_event(ToolCallStarted(call.id, call.name, call.arguments))
+        started = time.perf_counter()
+        outcome = self.tools.call(call.name, call.arguments)
+        for event in outcome.events:
+            on_event(event)
+        on_event(ToolCallFinished(call.id, call.name, outcome.content, time.perf_counter() - started, outcome.is_error))
+        self.messages.append(
+            {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": outcome.content,
+             "timestamp": clock.now()}
+        )
+        self._flush()
+
+    # ----- session actions ----------------------------------------------------------------
+
+    def set_title(self, title: str) -> str:
+        session_id = self._ensure_session()
+        self.title = self.db.set_title(session_id, title)
+        return self.title
+
+    def set_write_approval(self, on: bool) -> None:
+        set_config_value(self.config.home, "memory.write_approval", on)
+        self.gate.approval_enabled = on
+
+    def new_session(self, on_event: OnEvent) -> None:
+        old = self.session_id
+        self._end("user_exit")
+        self.session_id, self.title, self.messages, self.writer = None, None, [], None
+        self.totals, self.last_prompt_tokens = TokenTotals(), 0
+        self.system_prompt = self._build_prompt()
+        on_event(SessionSwitched(old, "", "new"))
+
+    def resume(self, id_or_title: str, on_event: OnEvent) -> None:
+        target = self.db.resume_target(id_or_title)
+        old = self.session_id
+        if target != old:
+            self._end("user_exit")
+            self.totals, self.last_prompt_tokens = TokenTotals(), 0
+            self._load_session(target)
+            self.recall.on_session_switch(old, target)
+        on_event(SessionSwitched(old, target, "resume", self.title))
+        on_event(Recap(target, self.recap()))
+
+    def recap(self) -> tuple[tuple[str, str], ...]:
+        """The last few user → assistant exchanges, for the resume notice."""
+        pairs: list[tuple[str, str]] = []
+        pending_user: str | None = None
+        for message in self.messages:
+            role, content = message.get("role"), message.get("content")
+            if role == "user" and isinstance(content, str):
+                pending_user = content
+            elif role == "assistant" and content and pending_user is not None:
+                pairs.append((pending_user, str(content)))
+                pending_user = None
+        return tuple(pairs[-RECAP_EXCHANGES:])
+
+    def _end(self, reason: str) -> None:
+        if self.session_id is not None:
+            if self.writer is not None:
+                self._flush()
+            self.recall.on_session_end(self.messages)
+            self.db.end_session(self.session_id, reason)
+
+    def close(self) -> None:
+        """Flush and end the session; safe to call more than once."""
+        self._end("user_exit")
+        self.recall.shutdown()
+        self.session_id = None

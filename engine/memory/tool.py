@@ -1,0 +1,118 @@
+"""The ``memory`` tool the model calls: its schema, the guidance text, and the handler.
+
+The handler validates and scans *before* the gate, so a malformed or poisoned write is refused
+at once instead of being staged and failing only at approval time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import HermesError
+from engine.memory.gate import MemoryWriteGate
+from engine.memory.pending import ACTIONS, ORIGINS, replay
+from engine.memory.store import TARGETS, MemoryStore, clean_content, threat_error
+
+MEMORY_GUIDANCE = (
+    "You have persistent memory across sessions (the MEMORY and USER PROFILE blocks above are a "
+    "snapshot taken when this session started). Save durable facts with the memory tool: the user's "
+    "preferences, corrections and personal details go to target 'user'; stable facts about the "
+    "environment, project conventions and tool quirks go to target 'memory'. Save proactively when "
+    "you learn something that stops the user repeating themselves. Never save task progress, "
+    "completed-work logs, commit SHAs, PR numbers, one-off results, temporary TODOs, raw logs or "
+    "secrets (API keys, tokens, passwords) — past work is found with session_search, not memory. "
+    "Keep entries short and dense; when memory is nearly full, merge entries with 'replace' or drop "
+    "stale ones with 'remove' before adding."
+)
+
+MEMORY_TOOL_SCHEMA: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "memory",
+        "description": (
+            "Save durable facts to persistent memory that survives across sessions and is injected "
+            "into every future system prompt. Targets: 'user' = who the user is (name, role, "
+            "preferences, style); 'memory' = your notes (environment, conventions, tool quirks). "
+            "Actions: add (content), replace (old_text = a short unique substring of the entry, "
+            "content = the new entry), remove (old_text). Changes apply to disk at once and appear "
+            "in the prompt next session. Skip trivial or easily re-discovered facts, task progress, "
+            "commit SHAs, one-off results and secrets."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "action": {"type": "string", "enum": list(ACTIONS), "description": "What to do."},
+                "target": {
+                    "type": "string",
+                    "enum": list(TARGETS),
+                    "description": "'memory' for your notes, 'user' for the user profile.",
+                },
+                "content": {"type": "string", "description": "The entry text. Required for add and replace."},
+                "old_text": {
+                    "type": "string",
+                    "description": "A short unique substring of the existing entry. Required for replace and remove.",
+                },
+            },
+            "required": ["action", "target"],
+        },
+    },
+}
+
+STAGED_MESSAGE = (
+    "Staged for approval (memory.write_approval is on). Not yet saved — the user reviews it with "
+    "`hermes-tui memory pending`."
+)
+DENIED_MESSAGE = "Memory write denied by user. The change was not saved."
+
+
+def _error(message: str) -> dict:
+    return {"success": False, "error": message}
+
+
+def _validate(arguments: Any) -> tuple[dict, dict | None]:
+    """The payload to replay, or an error naming the bad argument."""
+    if not isinstance(arguments, dict):
+        return {}, _error("Arguments must be a JSON object.")
+    action, target = arguments.get("action"), arguments.get("target")
+    if action not in ACTIONS:
+        return {}, _error(f"Unknown action {action!r}. Use: add, replace, remove.")
+    if target not in TARGETS:
+        return {}, _error(f"Invalid target {target!r}. Use 'memory' or 'user'.")
+    payload: dict[str, Any] = {"action": action, "target": target}
+    if action in ("add", "replace"):
+        content, problem = clean_content(arguments.get("content"), "content")
+        if problem or (problem := threat_error(content)):
+            return {}, problem
+        payload["content"] = content
+    if action in ("replace", "remove"):
+        old_text, problem = clean_content(arguments.get("old_text"), "old_text")
+        if problem:
+            return {}, problem
+        payload["old_text"] = old_text
+    return payload, None
+
+
+class MemoryTool:
+    """What the agent calls for the ``memory`` tool; returns the result dict for the model."""
+
+    schema = MEMORY_TOOL_SCHEMA
+
+    def __init__(self, store: MemoryStore, gate: MemoryWriteGate) -> None:
+        self.store = store
+        self.gate = gate
+
+    def handle(self, arguments: dict, *, origin: str = "foreground") -> dict:
+        if origin not in ORIGINS:
+            return _error(f"Invalid origin {origin!r}; expected {' or '.join(ORIGINS)}.")
+        payload, problem = _validate(arguments)
+        if problem:
+            return problem
+        try:
+            outcome = self.gate.check(payload, origin=origin)
+            if outcome.record is not None:
+                return {"success": True, "staged": True, "pending_id": outcome.record.id, "message": STAGED_MESSAGE}
+            if not outcome.allow:
+                return _error(DENIED_MESSAGE)
+            return replay(payload, self.store)
+        except HermesError as exc:  # a disk problem becomes a tool error, never a crashed turn
+            return _error(str(exc))

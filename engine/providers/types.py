@@ -1,0 +1,80 @@
+"""The provider-neutral request, result and stream-event types every LLM client speaks."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+@dataclass
+class ChatRequest:
+    """One model call. ``system`` is the session's snapshot and is sent byte-for-byte."""
+
+    system: str
+    messages: list[dict[str, Any]]  # canonical OpenAI-format messages, no system message
+    tools: list[dict[str, Any]] = field(default_factory=list)  # OpenAI function-tool schemas
+    max_tokens: int = 4096
+    temperature: float | None = None
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # raw JSON text as the model sent it
+
+
+@dataclass
+class TokenUsage:
+    """Token counts of one call, the same meaning for every provider.
+
+    ``input_tokens`` is the whole prompt, cached parts included (what the context window holds);
+    ``cache_read_tokens``/``cache_write_tokens`` say how much of it was read from / written to
+    the provider's prompt cache.
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+@dataclass
+class ChatResult:
+    """A finished reply. ``finish_reason`` uses OpenAI's words: stop, tool_calls, length, cancelled."""
+
+    text: str
+    tool_calls: list[ToolCall]
+    finish_reason: str | None
+    usage: TokenUsage
+    reasoning: str | None = None
+
+
+@dataclass
+class TextDelta:
+    text: str
+
+
+@dataclass
+class ToolCallStarted:
+    index: int
+    name: str
+
+
+@dataclass
+class StreamDone:
+    result: ChatResult
+
+
+StreamEvent = Union[TextDelta, ToolCallStarted, StreamDone]
+
+
+def deterministic_tool_call_id(name: str, arguments: str, index: int) -> str:
+    """The id given to a tool call the provider sent without one.
+
+    Derived from the call itself, so replaying the transcript sends the same bytes every turn
+    and after a resume (a random id would break the cached prefix and orphan the result).
+    """
+    return "call_" + hashlib.sha256(f"{name}:{arguments}:{index}".encode()).hexdigest()[:12]

@@ -1,0 +1,95 @@
+"""Reading sessions: the row shape, and "most recently active first" without scanning history.
+
+``last_active`` is ``max(started_at, newest message timestamp)``. Ordering every session by it
+would read every message; instead two indexed streams are merged newest-first — messages by
+timestamp and sessions by start time — and reading stops once enough distinct sessions are
+found, so a listing costs about the same on a home of 200,000 messages as on an empty one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any, Iterator, Sequence
+
+from engine.store.models import Session
+
+PREVIEW_CHARS = 200
+SESSION_SELECT = f"""
+SELECT s.id, s.source, s.title, s.model, s.system_prompt, s.parent_session_id, s.started_at,
+       s.ended_at, s.end_reason, COALESCE(s.message_count, 0), COALESCE(s.tool_call_count, 0),
+       COALESCE(s.input_tokens, 0), COALESCE(s.output_tokens, 0), COALESCE(s.cache_read_tokens, 0),
+       COALESCE(s.cache_write_tokens, 0), COALESCE(s.reasoning_tokens, 0), COALESCE(s.api_call_count, 0),
+       s.cwd, s.model_config,
+       MAX(s.started_at, COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), 0)),
+       (SELECT substr(m.content, 1, {PREVIEW_CHARS}) FROM messages m
+         WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.timestamp, m.id LIMIT 1)
+FROM sessions s"""
+BATCH = 256
+
+
+def _model_config(raw: str | None) -> dict[str, Any] | None:
+    if not raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def session_from_row(row: Sequence[Any]) -> Session:
+    (sid, source, title, model, prompt, parent, started, ended, reason, msgs, tools, inp, out, cread,
+     cwrite, reasoning, api_calls, cwd, model_config, last_active, preview) = row
+    return Session(
+        id=sid, source=source, title=title, model=model, system_prompt=prompt, parent_session_id=parent,
+        started_at=started, ended_at=ended, end_reason=reason, message_count=msgs, tool_call_count=tools,
+        input_tokens=inp, output_tokens=out, cache_read_tokens=cread, cache_write_tokens=cwrite,
+        reasoning_tokens=reasoning, api_call_count=api_calls, cwd=cwd, last_active=last_active,
+        model_config=_model_config(model_config), preview=preview,
+    )
+
+
+def fetch_sessions(conn: sqlite3.Connection, where: str = "", params: Sequence[Any] = ()) -> list[Session]:
+    return [session_from_row(r) for r in conn.execute(f"{SESSION_SELECT} {where}", params)]
+
+
+def _batched(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[float, str]]:
+    """Rows of (time, session id) newest first, fetched in pages (keyset on time, then rowid)."""
+    cursor_ts, cursor_id = float("inf"), 2**63 - 1
+    while True:
+        rows = conn.execute(sql, (*params, cursor_ts, cursor_ts, cursor_id, BATCH)).fetchall()
+        yield from ((ts, sid) for ts, sid, _ in rows)
+        if len(rows) < BATCH:
+            return
+        cursor_ts, _, cursor_id = rows[-1]
+
+
+# CROSS JOIN keeps the time index as the outer loop, so reading stops early.
+_MESSAGE_STREAM = """
+SELECT m.timestamp, m.session_id, m.id FROM messages m CROSS JOIN sessions s ON s.id = m.session_id
+WHERE {filter} m.timestamp <= ? AND (m.timestamp < ? OR m.id < ?)
+ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
+_SESSION_STREAM = """
+SELECT s.started_at, s.id, s.rowid FROM sessions s
+WHERE {filter} s.started_at <= ? AND (s.started_at < ? OR s.rowid < ?)
+ORDER BY s.started_at DESC, s.rowid DESC LIMIT ?"""
+
+
+def recent_session_ids(conn: sqlite3.Connection, *, source: str | None, count: int | None) -> list[str]:
+    """Session ids, most recently active first; ``count=None`` means all."""
+    where, params = ("s.source = ? AND", (source,)) if source is not None else ("", ())
+    messages = _batched(conn, _MESSAGE_STREAM.format(filter=where), params)
+    sessions = _batched(conn, _SESSION_STREAM.format(filter=where), params)
+    seen: dict[str, None] = {}
+    # The first time a session shows up in either stream is its max(started_at, newest message).
+    heads = [next(messages, None), next(sessions, None)]
+    streams = (messages, sessions)
+    while count is None or len(seen) < count:
+        live = [i for i, head in enumerate(heads) if head is not None]
+        if not live:
+            break
+        pick = max(live, key=lambda i: heads[i][0])  # type: ignore[index]
+        seen.setdefault(heads[pick][1], None)  # type: ignore[index]
+        heads[pick] = next(streams[pick], None)
+    return list(seen)

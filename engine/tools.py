@@ -1,0 +1,118 @@
+"""The tools the model can call, behind one dispatcher that never raises into the turn loop.
+
+Schemas are emitted in a fixed order (memory, session_search, then provider tools) so the
+tool block of every request is byte-identical. A bad call — unknown name, arguments that are
+not JSON, a handler that fails — becomes a clear error *result* the model can read and act on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from engine.events import EngineEvent, MemoryStaged, MemoryWritten
+from engine.memory import MEMORY_TOOL_SCHEMA, MemoryTool
+
+SESSION_SEARCH_SCHEMA: dict = {
+    "type": "function",
+    "function": {
+        "name": "session_search",
+        "description": (
+            "Search the user's earlier sessions (full-text, any language) for what was said or done "
+            "before. Use it before asking the user to repeat something. Returns matching messages "
+            "with session titles and dates; the current conversation is excluded."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "Words or a \"quoted phrase\"; supports OR, NOT and prefix*.",
+                },
+                "limit": {"type": "integer", "description": "Most results to return (1-20, default 8)."},
+            },
+            "required": ["query"],
+        },
+    },
+}
+
+HIDDEN_SOURCES = ("tool", "subagent")
+
+
+@dataclass
+class ToolOutcome:
+    content: str
+    is_error: bool = False
+    events: list[EngineEvent] = field(default_factory=list)
+
+
+def _dump(result: Any) -> str:
+    return json.dumps(result, ensure_ascii=False)
+
+
+class ToolBox:
+    """Dispatches the model's tool calls to the memory tool, session search and extras."""
+
+    def __init__(
+        self,
+        memory_tool: MemoryTool,
+        db: Any,
+        current_lineage: Callable[[], Sequence[str]],
+        search: Callable[[dict], Any] | None = None,
+    ) -> None:
+        self.memory_tool = memory_tool
+        self.db = db
+        self.current_lineage = current_lineage
+        self._search = search or self._basic_search
+
+    @property
+    def schemas(self) -> list[dict]:
+        return [MEMORY_TOOL_SCHEMA, SESSION_SEARCH_SCHEMA]
+
+    def call(self, name: str, arguments: str, *, origin: str = "foreground") -> ToolOutcome:
+        try:
+            args = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            return ToolOutcome(_dump({"success": False, "error": f"arguments for {name} are not valid JSON ({exc.msg} at char {exc.pos}); send a JSON object."}), True)
+        if not isinstance(args, dict):
+            return ToolOutcome(_dump({"success": False, "error": f"arguments for {name} must be a JSON object."}), True)
+        try:
+            if name == "memory":
+                return self._memory(args, origin)
+            if name == "session_search":
+                return ToolOutcome(_dump(self._search(args)))
+        except Exception as exc:  # noqa: BLE001 - a failing tool is reported to the model, not raised
+            return ToolOutcome(_dump({"success": False, "error": f"{name} failed: {exc}"}), True)
+        known = ", ".join(s["function"]["name"] for s in self.schemas)
+        return ToolOutcome(_dump({"success": False, "error": f"unknown tool {name!r}; available tools: {known}."}), True)
+
+    def _memory(self, args: dict, origin: str) -> ToolOutcome:
+        result = self.memory_tool.handle(args, origin=origin)
+        events: list[EngineEvent] = []
+        if result.get("staged"):
+            events.append(MemoryStaged(str(result.get("pending_id", "")), str(result.get("message", "")), origin))
+        elif result.get("success"):
+            events.append(
+                MemoryWritten(
+                    target=str(args.get("target", "")),
+                    action=str(args.get("action", "")),
+                    origin=origin,
+                    usage=str(result.get("usage", "")),
+                    preview=str(args.get("content") or args.get("old_text") or "")[:120],
+                )
+            )
+        return ToolOutcome(_dump(result), not result.get("success", False), events)
+
+    def _basic_search(self, args: dict) -> list[dict]:
+        query = str(args.get("query", "")).strip()
+        if not query:
+            raise ValueError("query is empty; pass the words to look for")
+        limit = max(1, min(20, int(args.get("limit") or 8)))
+        hits = self.db.search(query, limit=limit, exclude_session_ids=list(self.current_lineage()),
+                              hide_sources=HIDDEN_SOURCES)
+        return [
+            {"session_id": h.session_id, "title": h.title, "role": h.role, "snippet": h.snippet,
+             "timestamp": h.timestamp}
+            for h in hits
+        ]

@@ -1,0 +1,301 @@
+"""The Textual app: owns the Agent, runs turns in a thread worker, and runs slash commands.
+
+Everything the engine reports arrives as events through ``EventBridge``; the app itself only
+starts work, dispatches commands (one ``slash_<name>`` method per row of the command table)
+and keeps the status bar in step. Other screens are installed by name in ``SCREENS``.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TYPE_CHECKING, Any, Callable
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.worker import get_current_worker
+
+from engine.config import set_config_value
+from engine.errors import BadInputError, HermesError
+from engine.events import EngineEvent, TurnFailed
+from engine.memory import ApprovalDecision, ApprovalRequest
+from engine.memory.store import HEADERS
+from hermes_tui.event_bridge import EventBridge
+from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested
+from hermes_tui.palette import SlashCommandsProvider
+from hermes_tui.screens.main import MainScreen
+from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
+from hermes_tui.widgets.approval_prompt import TIMEOUT_SECONDS
+from hermes_tui.widgets.chat_messages import Entry, entries_from_transcript
+from hermes_tui.widgets.prompt_input import PROMPT_KEYS
+
+if TYPE_CHECKING:
+    from engine.agent import Agent
+
+AgentCall = Callable[[Callable[[EngineEvent], None], threading.Event], None]
+StartAgent = Callable[[Callable[[Any], Any]], "Agent"]
+
+# Commands that use the agent's session (and its database connection) and so wait for the turn.
+IDLE_ONLY = frozenset({"new", "title", "resume", "compress", "branch"})
+NO_KEY_HINT = "Memory, approvals, history and /commands all work without a model."
+
+
+class HermesApp(App):
+    """One agent, one main screen; keyboard-first (footer, ctrl+p palette, /help)."""
+
+    TITLE = "hermes-tui"
+    CSS_PATH = ["widgets/chat.tcss", "widgets/side.tcss"]
+    COMMANDS = App.COMMANDS | {SlashCommandsProvider}
+    SCREENS = {"main": MainScreen}
+    BINDINGS = [
+        Binding("ctrl+n", "slash('/new')", "New"),
+        Binding("ctrl+y", "slash('/copy')", "Copy reply"),
+        Binding("ctrl+r", "retry", "Retry", show=False),
+    ]
+
+    def __init__(self, start_agent: StartAgent, *, approval_timeout: float = TIMEOUT_SECONDS) -> None:
+        super().__init__()
+        self.approval_timeout = approval_timeout
+        self.slash_registry = SlashRegistry()
+        self.agent = start_agent(self.ask_approval)
+        self.busy = False
+        self.bridge: EventBridge | None = None
+
+    # ----- start-up ---------------------------------------------------------------------------
+
+    @property
+    def main(self) -> MainScreen:
+        screen = self.get_screen("main")
+        assert isinstance(screen, MainScreen)
+        return screen
+
+    async def on_mount(self) -> None:
+        self.theme = self._initial_theme()
+        await self.push_screen("main")
+        notifications = str(self.agent.config.get("display.memory_notifications") or "on")
+        self.bridge = EventBridge(self.main, memory_notifications=notifications)
+        await self.show_transcript()
+        if self.agent.provider_problem:
+            await self.main.chat.add(Entry("error", text=f"{self.agent.provider_problem}\n{NO_KEY_HINT}"))
+
+    def _initial_theme(self) -> str:
+        wanted = str(self.agent.config.get("display.theme") or "")
+        return wanted if wanted in self.available_themes else "textual-dark"
+
+    async def show_transcript(self) -> None:
+        """Show the live session's transcript (empty for a new session)."""
+        await self.main.chat.load(entries_from_transcript(self.agent.messages))
+        self.main.memory_panel.set_snapshot(self.agent.in_snapshot)
+        self.refresh_status()
+
+    def session_label(self) -> str:
+        return self.agent.title or self.agent.session_id or "new session"
+
+    def refresh_status(self) -> None:
+        agent = self.agent
+        self.main.status.set(
+            model_label=agent.model_label,
+            session=self.session_label(),
+            prompt_tokens=agent.last_prompt_tokens,
+            context_window=agent.context_window,
+            input_tokens=agent.totals.input_tokens,
+            output_tokens=agent.totals.output_tokens,
+            cache_read_tokens=agent.totals.cache_read_tokens,
+            write_approval=agent.write_approval,
+            pending=self.main.approvals.count,
+        )
+
+    # ----- turns --------------------------------------------------------------------------------
+
+    def _to_ui(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Run ``callback`` on the UI thread and wait for it; once the app has closed, stop the turn."""
+        try:
+            self.call_from_thread(callback, *args)
+        except RuntimeError:  # the app is no longer running: nothing left to show it on
+            get_current_worker().cancel()
+
+    def _emit(self, event: EngineEvent) -> None:
+        """Worker thread → UI thread, one event at a time (back-pressure keeps order)."""
+        assert self.bridge is not None
+        self._to_ui(self.bridge.handle, event)
+
+    @work(thread=True, exclusive=True, group="turn")
+    def _run_agent(self, call: AgentCall) -> None:
+        try:
+            call(self._emit, get_current_worker().cancelled_event)
+        except HermesError as exc:
+            self._emit(TurnFailed(str(exc), retryable=False))
+        finally:
+            self._to_ui(self.turn_finished)
+
+    def _start(self, call: AgentCall) -> None:
+        self.busy = True
+        self.main.set_busy(True)
+        self._run_agent(call)
+
+    def turn_finished(self) -> None:
+        self.busy = False
+        self.main.set_busy(False)
+        self.refresh_status()
+
+    def cancel_turn(self) -> None:
+        """Escape: stop the reply; the agent keeps what was shown in the transcript."""
+        if self.busy:
+            self.workers.cancel_group(self, "turn")
+
+    def ask_approval(self, request: ApprovalRequest) -> ApprovalDecision:
+        """Called by the agent in the worker thread; blocks until the inline prompt answers."""
+        future: Future = Future()
+        self.main.post_message(ApprovalRequested(request, future))
+        try:
+            return future.result(timeout=self.approval_timeout + 5)
+        except FutureTimeout:
+            return ApprovalDecision.STAGE
+
+    async def on_prompt_submitted(self, message: PromptSubmitted) -> None:
+        await self.submit(message.text)
+
+    async def submit(self, text: str) -> None:
+        if parse(text) is not None:
+            await self.run_slash(text)
+            return
+        if self.busy:
+            self.notify("A reply is still streaming: press esc to stop it, then send.", severity="warning")
+            self.main.prompt.text = text
+            return
+        if text.startswith("//"):
+            text = text[1:]
+        await self.main.chat.add(Entry("user", text=text))
+        self.main.chat.jump_to_end()
+        self._start(lambda emit, cancel: self.agent.run_turn(text, emit, cancel))
+
+    def on_retry_requested(self, message: RetryRequested) -> None:
+        self.action_retry()
+
+    def action_retry(self) -> None:
+        if not self.busy:
+            self._start(self.agent.retry)
+
+    # ----- slash commands ---------------------------------------------------------------------
+
+    async def action_slash(self, text: str) -> None:
+        await self.run_slash(text)
+
+    def prefill_prompt(self, text: str) -> None:
+        prompt = self.main.prompt
+        prompt.text = text
+        prompt.move_cursor(prompt.document.end)
+        prompt.focus()
+
+    async def run_slash(self, text: str) -> None:
+        """Parse and run one command; any refusal becomes a one-line notice in the chat."""
+        parsed = parse(text)
+        try:
+            if parsed is None:
+                raise BadInputError(f"{text!r} is not a command.")
+            command = self.slash_registry.resolve(parsed)
+            if command.name in IDLE_ONLY and self.busy:
+                raise BadInputError(f"/{command.name} waits for the reply: press esc to stop it first.")
+            await getattr(self, command.action)(parsed.args)
+        except HermesError as exc:
+            await self.main.chat.add(Entry("notice", text=str(exc), level="error"))
+
+    async def _info(self, markdown: str) -> None:
+        await self.main.chat.add(Entry("info", text=markdown))
+
+    async def slash_new(self, args: str) -> None:
+        self._start(lambda emit, cancel: self.agent.new_session(emit))
+
+    async def slash_title(self, args: str) -> None:
+        if not args:
+            raise BadInputError("/title needs a name: /title NAME.")
+        title = self.agent.set_title(args)
+        self.notify(f"Session renamed to {title!r}.")
+        self.refresh_status()
+
+    async def slash_resume(self, args: str) -> None:
+        if args:
+            self._start(lambda emit, cancel: self.agent.resume(args, emit))
+            return
+        sessions = self.agent.db.list_sessions(limit=10)
+        rows = [f"- `{s.id}` {s.title or '(untitled)'} — {s.message_count} messages" for s in sessions]
+        await self._info("**Recent sessions** (`/resume ID` or `/resume TITLE`)\n\n" + ("\n".join(rows) or "none yet"))
+
+    async def slash_compress(self, args: str) -> None:
+        self._start(lambda emit, cancel: self.agent.compress(args or None, emit))
+
+    async def slash_branch(self, args: str) -> None:
+        self._start(lambda emit, cancel: self.agent.branch(args or None, emit))
+
+    async def slash_memory(self, args: str) -> None:
+        command = parse_memory_args(args)
+        agent, screen = self.agent, self.main
+        if command.action == "show":
+            lines = [f"- {title} `[{agent.memory.usage(target).text}]`" for target, title in HEADERS.items()]
+            lines.append(f"- {screen.approvals.count} pending · write approval {'on' if agent.write_approval else 'off'}")
+            await self._info("**Memory**\n\n" + "\n".join(lines))
+        elif command.action == "pending":
+            rows = "\n".join(f"    {r.line().strip()}" for r in screen.approvals.records)
+            await self._info(f"**Pending memory writes** (F3 to review)\n\n{rows or 'none'}")
+        elif command.action in ("approve", "reject"):
+            getattr(screen.approvals, command.action)(command.record_id)
+        elif command.action == "approval":
+            agent.set_write_approval(command.enabled)
+            self.notify(f"Memory write approval {'on' if command.enabled else 'off'}.")
+            self.refresh_status()
+        else:
+            await self._edit_memory(command.action, command.target, command.text, command.old_text)
+
+    async def _edit_memory(self, action: str, target: str, text: str, old_text: str) -> None:
+        """The user's own edit: applied directly (their approval), through scanner and limits."""
+        store = self.agent.memory
+        if action == "add":
+            result = store.add(target, text)
+        elif action == "replace":
+            result = store.replace(target, old_text, text)
+        else:
+            result = store.remove(target, old_text)
+        if not result.get("success", False):
+            raise BadInputError(f"/memory {action}: {result.get('error', 'refused')}")
+        self.main.memory_panel.reload()
+        self.notify(f"Memory {action} ({target}) — {store.usage(target).text}", title="Memory")
+
+    async def slash_usage(self, args: str) -> None:
+        t, agent = self.agent.totals, self.agent
+        pct = min(100, int(agent.last_prompt_tokens / agent.context_window * 100)) if agent.context_window else 0
+        await self._info(
+            f"**Usage** — {self.session_label()}\n\n"
+            f"- context: {agent.last_prompt_tokens:,} of {agent.context_window:,} tokens ({pct}%)\n"
+            f"- input {t.input_tokens:,} · output {t.output_tokens:,} tokens over {t.api_calls} calls\n"
+            f"- cache read {t.cache_read_tokens:,} · cache write {t.cache_write_tokens:,}"
+        )
+
+    async def slash_copy(self, args: str) -> None:
+        reply = self.main.chat.last_reply_text()
+        if reply is None:
+            raise BadInputError("/copy: there is no reply to copy yet.")
+        self.copy_to_clipboard(reply)
+        self.notify(f"Copied the last reply ({len(reply):,} characters).")
+
+    async def slash_theme(self, args: str) -> None:
+        if not args:
+            names = ", ".join(sorted(self.available_themes))
+            await self._info(f"**Themes** (current: `{self.theme}`)\n\n{names}")
+            return
+        if args not in self.available_themes:
+            raise BadInputError(f"/theme: no theme named {args!r}; /theme lists them.")
+        self.theme = args
+        set_config_value(self.agent.config.home, "display.theme", args)
+        self.notify(f"Theme {args!r} (saved as display.theme).")
+
+    async def slash_help(self, args: str) -> None:
+        keys = list(PROMPT_KEYS)
+        for active in self.main.active_bindings.values():
+            if active.binding.description:
+                keys.append((self.get_key_display(active.binding), active.binding.description))
+        await self._info(self.slash_registry.help_text(keys))
+
+    async def slash_quit(self, args: str) -> None:
+        self.exit()

@@ -1,0 +1,164 @@
+"""``hermes-tui memory …``: show, edit and review curated memory (DESIGN.md "The command line").
+
+The user's own add/replace/remove is the user's approval, so it bypasses the write gate but not
+the scanner or the limits. A refused write exits 1 with the store's message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.config import set_config_value
+from engine.errors import RefusedError
+from engine.memory import MemoryStore, PendingQueue
+from engine.memory.store import TARGETS
+
+from hermes_tui.context import CommandContext
+
+
+_METAVARS = {("add", "text"): "TEXT", ("replace", "old_text"): "OLD_TEXT", ("replace", "text"): "NEW_TEXT",
+             ("remove", "old_text"): "OLD_TEXT"}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("memory", help="show, edit and review curated memory (MEMORY.md / USER.md)")
+    sub = parser.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
+
+    show = sub.add_parser("show", help="both memory blocks as they enter the system prompt")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=_show)
+
+    edits = (
+        ("add", "add an entry", ("text",), _add),
+        ("replace", "replace the entry containing OLD_TEXT", ("old_text", "text"), _replace),
+        ("remove", "remove the entry containing OLD_TEXT", ("old_text",), _remove),
+    )
+    for name, help_text, positionals, func in edits:
+        edit = sub.add_parser(name, help=help_text)
+        edit.add_argument("--target", choices=TARGETS, required=True)
+        for dest in positionals:
+            edit.add_argument(dest, metavar=_METAVARS[(name, dest)])
+        edit.set_defaults(func=func)
+
+    pending = sub.add_parser("pending", help="list memory writes waiting for approval")
+    pending.add_argument("--json", action="store_true")
+    pending.set_defaults(func=_pending)
+
+    approve = sub.add_parser("approve", help="apply a pending write (or all)")
+    approve.add_argument("record_id", metavar="ID|all")
+    approve.set_defaults(func=_approve)
+
+    reject = sub.add_parser("reject", help="discard a pending write (or all)")
+    reject.add_argument("record_id", metavar="ID|all")
+    reject.set_defaults(func=_reject)
+
+    approval = sub.add_parser("approval", help="turn write approval for the model's memory writes on or off")
+    approval.add_argument("state", choices=("on", "off"))
+    approval.set_defaults(func=_approval)
+
+
+def _store(ctx: CommandContext) -> MemoryStore:
+    return MemoryStore.from_config(ctx.config)
+
+
+def _queue(ctx: CommandContext) -> PendingQueue:
+    return PendingQueue(ctx.home)
+
+
+def _listed(queue: PendingQueue) -> list:
+    records, warnings = queue.list()
+    for warning in warnings:
+        print(f"hermes-tui: warning: {warning}", file=sys.stderr)
+    return records
+
+
+def _show(args: argparse.Namespace, ctx: CommandContext) -> int:
+    store = _store(ctx)
+    approval = bool(ctx.config.get("memory.write_approval", False))
+    if args.json:
+        data: dict[str, Any] = {}
+        for target in TARGETS:
+            usage = store.usage(target)
+            data[target] = {"entries": store.entries(target), "chars": usage.chars, "limit": usage.limit,
+                            "pct": usage.pct, "usage": usage.text}
+        data["write_approval"] = approval
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    prompt = store.load_snapshot().render()
+    print(prompt if prompt else "(memory is empty: nothing enters the system prompt)")
+    count = len(_listed(_queue(ctx)))
+    print(f"\n{count} pending memory write(s); write approval is {'on' if approval else 'off'}.")
+    return 0
+
+
+def _report(result: dict) -> int:
+    """Print a store result: usage on success (exit 0), the error on stderr otherwise (exit 1)."""
+    if not result.get("success"):
+        raise RefusedError(result.get("error", "the memory write was refused."))
+    backup = f" (previous file kept as {result['backup']})" if result.get("backup") else ""
+    print(f"{result['message']} {result['target']}: {result['usage']}{backup}")
+    return 0
+
+
+def _add(args: argparse.Namespace, ctx: CommandContext) -> int:
+    return _report(_store(ctx).add(args.target, args.text))
+
+
+def _replace(args: argparse.Namespace, ctx: CommandContext) -> int:
+    return _report(_store(ctx).replace(args.target, args.old_text, args.text))
+
+
+def _remove(args: argparse.Namespace, ctx: CommandContext) -> int:
+    return _report(_store(ctx).remove(args.target, args.old_text))
+
+
+def _pending(args: argparse.Namespace, ctx: CommandContext) -> int:
+    records = _listed(_queue(ctx))
+    if args.json:
+        print(json.dumps([r.to_dict() for r in records], ensure_ascii=False, indent=2))
+    elif not records:
+        print("No pending memory writes.")
+    else:
+        print("\n".join(r.line() for r in records))
+    return 0
+
+
+def _approve(args: argparse.Namespace, ctx: CommandContext) -> int:
+    queue, store = _queue(ctx), _store(ctx)
+    if args.record_id == "all":
+        _listed(queue)  # surface skipped files
+        results = queue.approve_all(store)
+    else:
+        results = [queue.approve(args.record_id, store)]
+    if not results:
+        print("No pending memory writes.")
+    failed = 0
+    for result in results:
+        if result.get("success"):
+            print(f"Approved {result['pending_id']}: {result['message']} {result['target']}: {result['usage']}")
+        else:
+            failed += 1
+            print(f"hermes-tui: {result['pending_id']} kept: {result.get('error')}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _reject(args: argparse.Namespace, ctx: CommandContext) -> int:
+    queue = _queue(ctx)
+    if args.record_id == "all":
+        _listed(queue)
+        print(f"Rejected {queue.reject_all()} pending memory write(s).")
+    else:
+        queue.reject(args.record_id)
+        print(f"Rejected {args.record_id}.")
+    return 0
+
+
+def _approval(args: argparse.Namespace, ctx: CommandContext) -> int:
+    enabled = args.state == "on"
+    set_config_value(ctx.home, "memory.write_approval", enabled)
+    print(f"Memory write approval is {args.state}" + (
+        ": the model's memory writes now wait for you (hermes-tui memory pending)." if enabled else "."))
+    return 0

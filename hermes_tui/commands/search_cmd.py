@@ -1,0 +1,54 @@
+"""``hermes-tui search QUERY``: matches grouped by conversation (lineage root), match highlighted."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+
+from engine import clock
+from engine.store import SearchHit
+from hermes_tui.commands.sessions_cmd import _non_negative_int, print_json
+from hermes_tui.context import CommandContext
+from hermes_tui.formatting import relative_time, snippet_plain, snippet_text
+
+
+def group_by_lineage(hits: list[SearchHit]) -> dict[str, list[SearchHit]]:
+    """Groups in order of their best hit; hits keep their order inside a group."""
+    groups: dict[str, list[SearchHit]] = {}
+    for hit in hits:
+        groups.setdefault(hit.lineage_root, []).append(hit)
+    return groups
+
+
+def cmd_search(args: argparse.Namespace, ctx: CommandContext) -> int:
+    query = " ".join(args.query)
+    hits = ctx.db.search(query, limit=args.limit)
+    if args.json:
+        print_json([h.to_json() for h in hits])
+        return 0
+    if not hits:
+        print(f"No matches for {query!r}.")
+        return 0
+    now = clock.now()
+    console = Console(highlight=False, soft_wrap=True) if sys.stdout.isatty() else None
+    for root, group in group_by_lineage(hits).items():
+        print(f"{group[0].title or '(untitled)'}  [{root}]")
+        for hit in group:
+            lead = f"  {hit.role:<9} {relative_time(hit.timestamp, now):<14} {hit.session_id}  "
+            if console is not None:
+                console.print(lead, snippet_text(hit.snippet), sep="")
+            else:
+                print(lead + snippet_plain(hit.snippet))
+        print()
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("search", help="full-text search over every stored session")
+    p.add_argument("query", metavar="QUERY", nargs="+",
+                   help='words, "phrases", OR, NOT, prefix*; Chinese/Japanese/Korean text works too')
+    p.add_argument("--limit", type=_non_negative_int, default=20, help="most matches to show (default 20)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)

@@ -1,0 +1,145 @@
+"""The one place engine events become widget calls.
+
+The agent's worker thread hands each event to ``EventBridge.handle`` through
+``App.call_from_thread``; every handler here runs on the UI thread. Widgets never see engine
+events, and the engine never sees widgets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from engine import events as ev
+from hermes_tui.widgets.chat_messages import AssistantMessage, Entry
+
+if TYPE_CHECKING:
+    from hermes_tui.screens.main import MainScreen
+
+
+class EventBridge:
+    """Translate ``engine.events`` into calls on the main screen's widgets."""
+
+    # Recap is not rendered: a resumed session's transcript is shown in full.
+
+    def __init__(self, screen: "MainScreen", *, memory_notifications: str = "on") -> None:
+        self.screen = screen
+        self.memory_notifications = memory_notifications
+        self.reply: AssistantMessage | None = None
+        self._handlers: dict[type, Callable[[Any], Awaitable[None] | None]] = {
+            ev.TurnStarted: self.on_turn_started,
+            ev.TextDelta: self.on_text_delta,
+            ev.ToolCallStarted: self.on_tool_started,
+            ev.ToolCallFinished: self.on_tool_finished,
+            ev.MemoryWritten: self.on_memory_written,
+            ev.MemoryStaged: self.on_memory_staged,
+            ev.UsageUpdated: self.on_usage,
+            ev.Notice: self.on_notice,
+            ev.TurnFailed: self.on_turn_failed,
+            ev.TurnDone: self.on_turn_done,
+            ev.SessionSwitched: self.on_session_switched,
+            ev.CompressionDone: self.on_compression_done,
+            ev.TitleChanged: self.on_title_changed,
+        }
+
+    async def handle(self, event: ev.EngineEvent) -> None:
+        handler = self._handlers.get(type(event))
+        if handler is not None:
+            result = handler(event)
+            if result is not None:
+                await result
+            self.screen.refresh_new_output_hint()
+
+    # ----- the reply ------------------------------------------------------------------------
+
+    async def _ensure_reply(self) -> AssistantMessage:
+        """The live reply widget; a new one after a tool block so text follows the call it explains."""
+        if self.reply is None:
+            widget = await self.screen.chat.add(Entry("assistant"))
+            assert isinstance(widget, AssistantMessage)
+            widget.start_stream()
+            self.reply = widget
+        return self.reply
+
+    async def _close_reply(self, *, cancelled: bool = False) -> None:
+        if self.reply is not None:
+            reply, self.reply = self.reply, None
+            await reply.finish(cancelled=cancelled)
+            if not reply.entry.text and not cancelled:
+                await reply.remove()
+                self.screen.chat.entries.remove(reply.entry)
+
+    async def on_turn_started(self, event: ev.TurnStarted) -> None:
+        self.screen.status.set(session=self.screen.app.session_label())
+        await self._ensure_reply()
+
+    async def on_text_delta(self, event: ev.TextDelta) -> None:
+        reply = await self._ensure_reply()
+        await reply.write(event.text)
+        self.screen.chat.note_output()
+
+    async def on_tool_started(self, event: ev.ToolCallStarted) -> None:
+        await self._close_reply()
+        await self.screen.chat.add(Entry("tool", name=event.name, arguments=event.arguments, call_id=event.call_id))
+
+    def on_tool_finished(self, event: ev.ToolCallFinished) -> None:
+        block = self.screen.chat.tool_block(event.call_id)
+        if block is not None:
+            block.finish(event.result, event.duration_s, event.is_error)
+
+    async def on_turn_done(self, event: ev.TurnDone) -> None:
+        await self._close_reply(cancelled=event.cancelled)
+        self.screen.app.turn_finished()
+
+    async def on_turn_failed(self, event: ev.TurnFailed) -> None:
+        await self._close_reply()
+        await self.screen.chat.add(Entry("error", text=event.message, retryable=event.retryable))
+        self.screen.app.turn_finished()
+
+    async def on_notice(self, event: ev.Notice) -> None:
+        await self.screen.chat.add(Entry("notice", text=event.message, level=event.level))
+
+    # ----- memory -----------------------------------------------------------------------------
+
+    def on_memory_written(self, event: ev.MemoryWritten) -> None:
+        self.screen.memory_panel.reload()
+        if self.memory_notifications != "off":
+            detail = f": {event.preview}" if self.memory_notifications == "verbose" and event.preview else ""
+            self.screen.notify(f"Memory {event.action} ({event.target}) — {event.usage}{detail}", title="Memory")
+
+    def on_memory_staged(self, event: ev.MemoryStaged) -> None:
+        self.screen.approvals.reload()
+        self.screen.status.set(pending=self.screen.approvals.count)
+        if self.memory_notifications != "off":
+            self.screen.notify(f"{event.pending_id}: {event.summary} — waiting for approval (F3)",
+                               title="Memory write staged", severity="warning")
+
+    # ----- session ----------------------------------------------------------------------------
+
+    def on_usage(self, event: ev.UsageUpdated) -> None:
+        self.screen.status.set(
+            prompt_tokens=event.prompt_tokens,
+            context_window=event.context_window,
+            input_tokens=event.input_tokens,
+            output_tokens=event.output_tokens,
+            cache_read_tokens=event.cache_read_tokens,
+        )
+
+    async def on_session_switched(self, event: ev.SessionSwitched) -> None:
+        app = self.screen.app
+        if event.reason in ("new", "resume"):
+            await app.show_transcript()
+        self.screen.memory_panel.reload()
+        app.refresh_status()
+        label = {"compression": "Context compressed into", "branch": "Branched to", "new": "New session",
+                 "resume": "Resumed"}.get(event.reason, event.reason)
+        await self.screen.chat.add(Entry("notice", text=f"{label} {app.session_label()}".strip()))
+
+    async def on_compression_done(self, event: ev.CompressionDone) -> None:
+        how = " (fallback summary)" if event.used_fallback else ""
+        text = (f"Compressed {event.removed_messages} messages: ~{event.tokens_before:,} → "
+                f"~{event.tokens_after:,} tokens{how}.")
+        await self.screen.chat.add(Entry("notice", text=text))
+
+    def on_title_changed(self, event: ev.TitleChanged) -> None:
+        self.screen.app.refresh_status()
+

@@ -1,0 +1,28 @@
+"""A loopback fake LLM server speaking the Anthropic and OpenAI wire formats (stdlib only, no UI)."""
+
+from hermes_tui.loopback_llm.script import (
+    CutStream,
+    HttpError,
+    MalformedSSE,
+    Reply,
+    Responder,
+    Step,
+    ToolCallSpec,
+    Usage,
+    common_prefix_len,
+)
+from hermes_tui.loopback_llm.server import LoopbackLLM, Recorded
+
+__all__ = [
+    "CutStream",
+    "HttpError",
+    "LoopbackLLM",
+    "MalformedSSE",
+    "Recorded",
+    "Reply",
+    "Responder",
+    "Step",
+    "ToolCallSpec",
+    "Usage",
+    "common_prefix_len",
+]

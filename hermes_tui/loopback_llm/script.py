@@ -1,0 +1,106 @@
+"""What the loopback model says: scripted steps, and the plausible usage figures it reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Union
+
+
+@dataclass
+class ToolCallSpec:
+    """A tool call in a scripted reply; ``id=None`` sends it without an id (as some servers do)."""
+
+    name: str
+    arguments: str = "{}"
+    id: str | None = None
+
+
+@dataclass
+class Usage:
+    """Usage to report instead of the simulated figures (``None`` fields stay simulated)."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+
+
+@dataclass
+class Reply:
+    """A normal reply: text streamed in ``chunk_chars`` pieces, then tool calls."""
+
+    text: str = ""
+    tool_calls: list[ToolCallSpec] = field(default_factory=list)
+    usage: Usage | None = None
+    chunk_chars: int = 8
+    finish_reason: str | None = None  # None: "tool_calls"/"stop" from the content (wire-native names)
+
+
+@dataclass
+class HttpError:
+    """An HTTP error response; ``retry_after`` (seconds) becomes the ``retry-after`` header."""
+
+    status: int
+    message: str = "scripted error"
+    retry_after: float | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class CutStream:
+    """Start streaming ``text`` and drop the connection after ``after_chars`` characters."""
+
+    text: str = "This reply will be cut off somewhere in the middle of it."
+    after_chars: int = 20
+    chunk_chars: int = 8
+
+
+@dataclass
+class MalformedSSE:
+    """Start a 200 stream, then send an event whose data is not JSON."""
+
+
+Step = Union[Reply, HttpError, CutStream, MalformedSSE]
+Responder = Callable[[dict[str, Any]], Step]
+
+
+@dataclass
+class SimulatedUsage:
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+
+
+def common_prefix_len(a: bytes, b: bytes) -> int:
+    """Length of the longest common prefix of two byte strings (binary search over slices)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def simulate_usage(body: bytes, previous: bytes | None, reply_text: str, override: Usage | None) -> SimulatedUsage:
+    """Tokens ≈ bytes / 4; the cached part is the prefix shared with the previous request body.
+
+    That makes cache-hit figures in benches follow prefix stability, as a real prompt cache does.
+    The uncached remainder counts as written to the cache.
+    """
+    total = len(body) // 4
+    cached = common_prefix_len(body, previous) // 4 if previous else 0
+    simulated = SimulatedUsage(total, max(1, len(reply_text) // 4), cached, total - cached)
+    if override is not None:
+        for name in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
+            value = getattr(override, name)
+            if value is not None:
+                setattr(simulated, name, value)
+    return simulated
+
+
+def text_pieces(text: str, size: int) -> list[str]:
+    size = max(1, size)
+    return [text[i : i + size] for i in range(0, len(text), size)]

@@ -1,0 +1,38 @@
+"""App-wide Textual messages, in one place so the flow between widgets is easy to follow."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from dataclasses import dataclass
+from textual.message import Message
+
+from engine.memory import ApprovalRequest
+
+
+@dataclass
+class PromptSubmitted(Message):
+    """The user pressed enter in the prompt: a message or a slash command."""
+
+    text: str
+
+
+@dataclass
+class RetryRequested(Message):
+    """Run the last user message again after a failed turn."""
+
+
+@dataclass
+class ApprovalRequested(Message):
+    """The model wants to write memory; the UI resolves ``future`` with an ApprovalDecision.
+
+    The agent's worker thread blocks on the future, so whatever happens (a choice, the timeout,
+    the turn being cancelled) it must be resolved exactly once.
+    """
+
+    request: ApprovalRequest
+    future: Future
+
+
+@dataclass
+class PendingChanged(Message):
+    """The approval queue on disk changed (approve, reject, a new staged write)."""

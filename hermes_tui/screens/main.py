@@ -1,0 +1,125 @@
+"""The main screen: chat in the centre, memory and approvals on the side, status and footer below.
+
+It lays widgets out and routes the user's input; engine events reach the widgets through
+``hermes_tui.event_bridge`` and commands are run by the app.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TextArea
+
+from engine.memory import ApprovalDecision
+from hermes_tui.messages import ApprovalRequested, PendingChanged
+from hermes_tui.widgets.approval_prompt import ApprovalPrompt
+from hermes_tui.widgets.approval_queue import ApprovalQueue
+from hermes_tui.widgets.chat_log import ChatLog
+from hermes_tui.widgets.memory_panel import MemoryPanel
+from hermes_tui.widgets.prompt_input import PromptInput
+from hermes_tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from hermes_tui.app import HermesApp
+
+
+class MainScreen(Screen):
+    """Layout plus the small amount of glue between neighbouring widgets."""
+
+    CSS_PATH = "main.tcss"
+    BINDINGS = [
+        Binding("escape", "cancel_reply", "Cancel reply", show=False),
+        Binding("f2", "toggle_side", "Memory panel"),
+        Binding("f3", "focus_approvals", "Approvals"),
+        Binding("f4", "toggle_approvals", "Fold approvals", show=False),
+        Binding("end", "jump_to_end", "Latest", show=False),
+        Binding("f1", "app.slash('/help')", "Help"),
+    ]
+
+    app: "HermesApp"
+
+    def compose(self) -> ComposeResult:
+        agent = self.app.agent
+        with Horizontal(id="body"):
+            with Vertical(id="chat-column"):
+                yield ChatLog(id="chat")
+                yield Static("new output ↓  (end)", id="new-output")
+                yield Static("", id="completions")
+                yield PromptInput(self.app.slash_registry, id="prompt")
+            with Vertical(id="side"):
+                yield MemoryPanel(agent.memory, agent.config.home / "memories", id="memory")
+                yield ApprovalQueue(agent.pending, agent.memory, id="approvals")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    @property
+    def chat(self) -> ChatLog:
+        return self.query_one(ChatLog)
+
+    @property
+    def prompt(self) -> PromptInput:
+        return self.query_one(PromptInput)
+
+    @property
+    def memory_panel(self) -> MemoryPanel:
+        return self.query_one(MemoryPanel)
+
+    @property
+    def approvals(self) -> ApprovalQueue:
+        return self.query_one(ApprovalQueue)
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    def on_mount(self) -> None:
+        self.memory_panel.set_snapshot(self.app.agent.in_snapshot)
+        self.prompt.focus()
+
+    def set_busy(self, busy: bool) -> None:
+        """While a reply streams the prompt looks dimmed, but stays typable."""
+        self.prompt.set_class(busy, "-busy")
+        self.status.set(busy=busy)
+
+    def refresh_new_output_hint(self) -> None:
+        self.query_one("#new-output").display = self.chat.unseen
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        matches = self.prompt.completions
+        hint = self.query_one("#completions", Static)
+        hint.update("   ".join(matches[:8]) + ("   [dim](tab)[/]" if matches else ""))
+        hint.display = bool(matches)
+
+    def on_approval_requested(self, event: ApprovalRequested) -> None:
+        for old in self.query(ApprovalPrompt):  # never two prompts: the older one is staged
+            old.resolve(ApprovalDecision.STAGE)
+        prompt = ApprovalPrompt(event.request, event.future, timeout=self.app.approval_timeout)
+        self.query_one("#chat-column").mount(prompt, before=self.query_one("#completions"))
+
+    def on_pending_changed(self, event: PendingChanged) -> None:
+        self.memory_panel.reload()
+        self.status.set(pending=self.approvals.count)
+
+    def action_cancel_reply(self) -> None:
+        self.app.cancel_turn()
+
+    def action_toggle_side(self) -> None:
+        side = self.query_one("#side")
+        side.display = not side.display
+
+    def action_focus_approvals(self) -> None:
+        self.query_one("#side").display = True
+        self.approvals.remove_class("-collapsed")
+        self.query_one("#approval-list").focus()
+
+    def action_toggle_approvals(self) -> None:
+        self.approvals.toggle_class("-collapsed")
+
+    def action_jump_to_end(self) -> None:
+        self.chat.jump_to_end()
+        self.refresh_new_output_hint()
+

@@ -1,0 +1,118 @@
+"""The multi-line prompt: enter sends, shift+enter/ctrl+j break the line, up/down walk history,
+tab completes slash commands. It stays typable while a reply streams (it only looks dimmed)."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import TextArea
+
+from hermes_tui.messages import PromptSubmitted
+from hermes_tui.slash_commands import SlashRegistry
+
+NEWLINE_KEYS = ("shift+enter", "ctrl+j")
+PROMPT_KEYS: tuple[tuple[str, str], ...] = (
+    ("enter", "send"),
+    ("shift+enter / ctrl+j", "new line"),
+    ("↑ / ↓", "prompt history"),
+    ("tab", "complete a /command"),
+    ("esc", "stop a streaming reply"),
+)
+
+
+class PromptHistory:
+    """Sent prompts, newest last, browsed with a cursor that keeps the unsent draft."""
+
+    def __init__(self, items: list[str] | None = None) -> None:
+        self.items: list[str] = list(items or [])
+        self._cursor = len(self.items)
+        self._draft = ""
+
+    def push(self, text: str) -> None:
+        if text and (not self.items or self.items[-1] != text):
+            self.items.append(text)
+        self._cursor = len(self.items)
+        self._draft = ""
+
+    def previous(self, current: str) -> str | None:
+        if self._cursor == 0:
+            return None
+        if self._cursor == len(self.items):
+            self._draft = current
+        self._cursor -= 1
+        return self.items[self._cursor]
+
+    def next(self) -> str | None:
+        if self._cursor >= len(self.items):
+            return None
+        self._cursor += 1
+        return self._draft if self._cursor == len(self.items) else self.items[self._cursor]
+
+
+class PromptInput(TextArea):
+    """TextArea with chat keys; posts ``PromptSubmitted`` and leaves deciding what to do to the screen."""
+
+    def __init__(self, registry: SlashRegistry, *, id: str | None = None) -> None:
+        super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        self.registry = registry
+        self.sent = PromptHistory()
+
+    @property
+    def completions(self) -> list[str]:
+        return self.registry.complete(self.text)
+
+    def _set_text(self, text: str) -> None:
+        self.text = text
+        self.move_cursor(self.document.end)
+
+    def complete(self) -> bool:
+        """Extend the text to the longest common prefix of the matches (a lone match gets a space)."""
+        matches = self.completions
+        if not matches:
+            return False
+        if len(matches) == 1:
+            self._set_text(matches[0] + " ")
+            return True
+        common = matches[0]
+        for match in matches[1:]:
+            while not match.startswith(common):
+                common = common[:-1]
+        if len(common) > len(self.text):
+            self._set_text(common)
+        return True
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = event.key
+        if key == "enter":
+            self._consume(event)
+            self.submit()
+        elif key in NEWLINE_KEYS:
+            self._consume(event)
+            self.insert("\n")
+        elif key == "tab" and self.completions:
+            self._consume(event)
+            self.complete()
+        elif key == "up" and self.cursor_location[0] == 0:
+            self._consume(event)
+            self._recall(self.sent.previous(self.text))
+        elif key == "down" and self.cursor_location[0] == self.document.line_count - 1:
+            self._consume(event)
+            self._recall(self.sent.next())
+        else:
+            await super()._on_key(event)
+
+    @staticmethod
+    def _consume(event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+
+    def _recall(self, text: str | None) -> None:
+        if text is not None:
+            self._set_text(text)
+
+    def submit(self) -> None:
+        text = self.text.strip()
+        if not text:
+            return
+        self.sent.push(text)
+        self.clear()
+        self.post_message(PromptSubmitted(text))

@@ -1,0 +1,54 @@
+"""One line of session facts: model · provider, title, context used, tokens, cache, approval, pending."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class StatusInfo:
+    model_label: str = ""
+    session: str = "new session"
+    prompt_tokens: int = 0
+    context_window: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    write_approval: bool = False
+    pending: int = 0
+    busy: bool = False
+
+
+def compact(n: int) -> str:
+    """``950`` → ``950``, ``12_300`` → ``12.3k``, ``1_250_000`` → ``1.2M``."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f}k"
+    return str(n)
+
+
+def render_status(info: StatusInfo) -> str:
+    pct = min(100, int(info.prompt_tokens / info.context_window * 100)) if info.context_window else 0
+    approval = "on" if info.write_approval else "off"
+    pending = f"[b $warning]{info.pending} pending[/]" if info.pending else "0 pending"
+    busy = "[b $accent]● streaming[/] │ " if info.busy else ""
+    return (
+        f"{busy}[b]{info.model_label}[/] │ {info.session} │ ctx {pct}% of {compact(info.context_window)}"
+        f" │ ↑{compact(info.input_tokens)} ↓{compact(info.output_tokens)}"
+        f" │ cached {compact(info.cache_read_tokens)} │ approval {approval} │ {pending}"
+    )
+
+
+class StatusBar(Static):
+    """Holds a ``StatusInfo`` and re-renders on every change."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.info = StatusInfo()
+
+    def set(self, **changes: object) -> None:
+        self.info = replace(self.info, **changes)
+        self.update(render_status(self.info))

@@ -1,0 +1,35 @@
+"""Fixtures every test folder may use: a writable copy of the upstream home, and a pinned clock."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from engine import clock
+
+FIXTURE_HOME = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "upstream_home_v22"
+FIXED_NOW = 1_796_040_000.0  # 2026-11-30 12:00 UTC: the day after the fixture's newest activity
+
+
+def copy_home(dest: Path) -> Path:
+    """Copy the read-only fixture and make the copy writable, as a user's own home would be."""
+    shutil.copytree(FIXTURE_HOME, dest, copy_function=shutil.copyfile)
+    for root, _dirs, _files in os.walk(dest):
+        os.chmod(root, 0o755)
+    return dest
+
+
+@pytest.fixture
+def upstream_home(tmp_path: Path) -> Path:
+    return copy_home(tmp_path / "upstream_home")
+
+
+@pytest.fixture
+def fixed_clock() -> Iterator[float]:
+    clock.set_clock(lambda: FIXED_NOW)
+    yield FIXED_NOW
+    clock.set_clock(None)

@@ -1,0 +1,124 @@
+"""Sessions and messages: creation, listing order, counters, canonical round trip, incremental flush."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine import clock
+from engine.errors import BadInputError, NotFoundError
+from engine.store import SessionDB, TranscriptWriter
+from tests.conftest import FIXED_NOW
+
+TURN = [
+    {"role": "user", "content": [{"type": "text", "text": "what is on screen?"},
+                                 {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]},
+    {"role": "assistant", "content": None, "reasoning": "look first",
+     "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "terminal", "arguments": '{"c": "ls"}'}}]},
+    {"role": "tool", "tool_call_id": "call_1", "name": "terminal", "content": "a.txt"},
+    {"role": "assistant", "content": "One file.", "finish_reason": "stop"},
+]
+
+
+def test_create_and_read_back(db: SessionDB) -> None:
+    sid = db.create_session(source="telegram", model="m1", system_prompt="You are Hermes.", cwd="/w",
+                            model_config={"temperature": 0.2}, title="First")
+    assert re.fullmatch(r"20261130_120000_[0-9a-f]{6}", sid)
+    s = db.require_session(sid)
+    assert (s.source, s.model, s.system_prompt, s.cwd, s.title, s.started_at) == (
+        "telegram", "m1", "You are Hermes.", "/w", "First", FIXED_NOW)
+    assert s.model_config == {"temperature": 0.2}
+    assert s.ended_at is None and s.last_active == FIXED_NOW
+    assert db.get_session("missing") is None
+
+
+def test_transcript_round_trip_and_multimodal_text(db: SessionDB) -> None:
+    sid = db.create_session()
+    ids = db.append_messages(sid, TURN)
+    assert ids == sorted(ids) and len(ids) == 4
+    loaded = db.load_transcript(sid)
+    assert loaded[0]["content"] == "what is on screen?\n[screenshot]"
+    assert "base64" not in str(loaded)
+    assert loaded[1] == {"role": "assistant", "content": None, "tool_calls": TURN[1]["tool_calls"],
+                         "reasoning": "look first", "timestamp": FIXED_NOW}
+    assert loaded[2] == {"role": "tool", "content": "a.txt", "tool_call_id": "call_1", "name": "terminal",
+                         "timestamp": FIXED_NOW}
+    assert loaded[3]["finish_reason"] == "stop"
+    assert [m.id for m in db.get_messages(sid, offset=1, limit=2)] == ids[1:3]
+
+
+def test_counters_are_bumped_per_append(db: SessionDB) -> None:
+    sid = db.create_session()
+    db.append_messages(sid, TURN)
+    db.append_messages(sid, TURN[:1])
+    db.add_usage(sid, input_tokens=10, output_tokens=5, cache_read_tokens=3, cache_write_tokens=2,
+                 reasoning_tokens=1, api_calls=2)
+    db.add_usage(sid, input_tokens=1)
+    s = db.require_session(sid)
+    assert (s.message_count, s.tool_call_count) == (5, 1)
+    assert (s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.reasoning_tokens,
+            s.api_call_count) == (11, 5, 3, 2, 1, 2)
+
+
+def test_end_reopen_and_system_prompt(db: SessionDB) -> None:
+    sid = db.create_session()
+    db.set_system_prompt(sid, "snapshot")
+    db.end_session(sid, "user_exit")
+    s = db.require_session(sid)
+    assert (s.system_prompt, s.end_reason, s.ended_at) == ("snapshot", "user_exit", FIXED_NOW)
+    db.reopen_session(sid)
+    assert db.require_session(sid).ended_at is None
+
+
+def test_list_orders_by_last_activity_with_source_limit_offset(db: SessionDB) -> None:
+    times = iter([100.0, 200.0, 300.0, 400.0, 500.0])
+    clock.set_clock(lambda: next(times))
+    a = db.create_session(session_id="a")  # started 100
+    b = db.create_session(session_id="b", source="telegram")  # 200
+    c = db.create_session(session_id="c")  # 300, no messages
+    db.append_messages(a, [{"role": "user", "content": "late", "timestamp": 350.0}])
+    db.append_messages(b, [{"role": "user", "content": "early", "timestamp": 250.0}])
+    assert [s.id for s in db.list_sessions()] == [a, c, b]
+    assert db.require_session(a).last_active == 350.0
+    assert [s.id for s in db.list_sessions(limit=1, offset=1)] == [c]
+    assert [s.id for s in db.list_sessions(source="telegram")] == [b]
+    assert [s.id for s in db.list_sessions(limit=0)] == [a, c, b]
+    assert db.list_sessions()[0].preview == "late"
+
+
+def test_listing_pages_through_long_histories(db: SessionDB) -> None:
+    busy, quiet = db.create_session(session_id="busy"), db.create_session(session_id="quiet")
+    db.append_messages(quiet, [{"role": "user", "content": "q", "timestamp": FIXED_NOW + 1}])
+    db.append_messages(busy, [{"role": "user", "content": str(i), "timestamp": FIXED_NOW + 2 + i} for i in range(600)])
+    assert [s.id for s in db.list_sessions()] == [busy, quiet]
+
+
+def test_writer_flushes_only_new_messages(db: SessionDB) -> None:
+    sid = db.create_session()
+    writer = TranscriptWriter(db, sid)
+    transcript = list(TURN[:2])
+    assert writer.flush(transcript) == 2
+    assert writer.flush(transcript) == 0  # a second exit path: nothing duplicated
+    transcript += TURN[2:]
+    assert writer.flush(transcript) == 2
+    assert len(db.get_messages(sid)) == 4 and db.require_session(sid).message_count == 4
+    with pytest.raises(BadInputError, match="only grow"):
+        writer.flush(transcript[:1])
+
+
+def test_writer_switch_and_failed_flush_keeps_cursor(db: SessionDB) -> None:
+    old, new = db.create_session(), db.create_session()
+    writer = TranscriptWriter(db, old)
+    writer.flush(TURN[:1])
+    compressed = [{"role": "user", "content": "summary"}, TURN[0]]
+    db.append_messages(new, compressed)
+    writer.switch(new, flushed=2)
+    assert writer.flush([*compressed, TURN[3]]) == 1
+    assert [m.content for m in db.get_messages(new)] == ["summary", "what is on screen?\n[screenshot]", "One file."]
+    lost = TranscriptWriter(db, "gone")
+    with pytest.raises(NotFoundError):
+        lost.flush(TURN)
+    assert lost.flushed == 0
+    with pytest.raises(BadInputError):
+        TranscriptWriter(db, old, flushed=-1)

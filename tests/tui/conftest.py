@@ -1,0 +1,67 @@
+"""Fixtures for the app tests: a fixed clock and UTC, a loopback model, homes, and the real Agent."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from engine import clock
+from hermes_tui.loopback_llm import LoopbackLLM
+from tests.tui.helpers import FIXED_NOW, write_config
+
+FIXTURE_HOME = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "upstream_home_v22"
+
+
+@pytest.fixture(autouse=True)
+def pinned_time_and_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    clock.set_clock(lambda: FIXED_NOW)
+    yield
+    clock.set_clock(None)
+    time.tzset()
+
+
+@pytest.fixture(autouse=True)
+def no_real_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app must never reach a real provider from a test."""
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "HERMES_HOME"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def llm() -> Iterator[LoopbackLLM]:
+    with LoopbackLLM() as server:
+        yield server
+
+
+@pytest.fixture
+def home(tmp_path: Path, llm: LoopbackLLM) -> Path:
+    """An empty home whose model is the loopback server (OpenAI wire format)."""
+    path = tmp_path / "home"
+    write_config(path, llm)
+    return path
+
+
+@pytest.fixture
+def upstream_home(tmp_path: Path, llm: LoopbackLLM) -> Path:
+    """A private copy of the upstream Hermes home (memories, pending records, state.db)."""
+    path = tmp_path / "upstream"
+    shutil.copytree(FIXTURE_HOME.resolve(), path)
+    for item in [path, *path.rglob("*")]:  # the fixture is read-only; the copy is ours to change
+        item.chmod(item.stat().st_mode | stat.S_IWUSR)
+    write_config(path, llm)
+    return path
+
+
+@pytest.fixture
+def keyless_home(tmp_path: Path) -> Path:
+    path = tmp_path / "keyless"
+    path.mkdir()
+    return path

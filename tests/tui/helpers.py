@@ -1,0 +1,84 @@
+"""Helpers for the app tests and the TUI bench: config for the loopback model, the real app,
+polling waits and the screen as plain text."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+from typing import Callable
+
+import yaml
+from rich.console import Console
+from textual.app import App
+from textual.pilot import Pilot
+
+from engine.agent import Agent
+from engine.config import load_config
+from engine.store import SessionDB
+from hermes_tui.app import HermesApp
+from hermes_tui.loopback_llm import LoopbackLLM
+
+FIXED_NOW = 1796015029.0  # one hour after the fixture's pending records were staged
+SIZE = (120, 36)
+
+
+def write_config(home: Path, llm: LoopbackLLM, **memory: object) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    config = {
+        "model": {"provider": "openai", "name": "gpt-4o", "base_url": llm.base_url_openai},
+        "memory": {"nudge_interval": 0, **memory},
+        "display": {"theme": "textual-dark"},
+    }
+    (home / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+
+
+def make_app(home: Path, *, approval_timeout: float = 120.0, resume: str | None = None) -> HermesApp:
+    """The real app over the real Agent and store; close with ``close_app``."""
+    config = load_config(home)
+    db = SessionDB.open_home(home)
+    return HermesApp(
+        lambda ask: Agent.start(config, db, ask_approval=ask, resume=resume, cwd=home),
+        approval_timeout=approval_timeout,
+    )
+
+
+def close_app(app: HermesApp) -> None:
+    app.agent.close()
+    app.agent.db.close()
+
+
+async def ready(pilot: Pilot) -> None:
+    """Steady state for snapshots: no cursor blink, start-up finished."""
+    app = pilot.app
+    assert isinstance(app, HermesApp)
+    await wait_until(pilot, lambda: app.bridge is not None)
+    app.main.prompt.cursor_blink = False
+    await pilot.pause()
+
+
+async def wait_until(pilot: Pilot, condition: Callable[[], object], timeout: float = 10.0) -> None:
+    """Poll ``condition`` while the app runs; fail with a clear message after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout}s: {condition}")
+        await pilot.pause(0.02)
+
+
+def screen_text(app: App) -> str:
+    """What the terminal shows, as plain text (the same render a screenshot uses)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, legacy_windows=False,
+                      force_terminal=True, color_system="truecolor")
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=[], simplify=True))
+    return console.export_text()
+
+
+async def type_text(pilot: Pilot, text: str) -> None:
+    """Type into the focused prompt (space as a key name, as Pilot needs)."""
+    await pilot.press(*["space" if ch == " " else ch for ch in text])
+
+
+__all__ = ["FIXED_NOW", "SIZE", "close_app", "make_app", "ready", "screen_text", "type_text",
+           "wait_until", "write_config"]

@@ -1,0 +1,239 @@
+"""Pilot flows over the real Agent, the real OpenAI SDK and the loopback model server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.memory import MemoryStore, PendingQueue
+from engine.store import SessionDB
+from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
+from hermes_tui.widgets.approval_prompt import ApprovalPrompt
+from hermes_tui.widgets.chat_messages import AssistantMessage
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, type_text, wait_until, write_config
+
+REPLY = "Sure. Here is the plan:\n\n1. read the logs\n2. fix the bug\n\n```python\nprint('done')\n```\n"
+
+
+def memory_call(content: str, call_id: str = "call_mem1", target: str = "user") -> ToolCallSpec:
+    return ToolCallSpec("memory", json.dumps({"action": "add", "target": target, "content": content}), id=call_id)
+
+
+async def send(pilot, text: str) -> None:
+    await type_text(pilot, text)
+    await pilot.press("enter")
+
+
+def stored(home: Path, session_id: str) -> list[dict]:
+    db = SessionDB.open_home(home)
+    try:
+        return db.load_transcript(session_id)
+    finally:
+        db.close()
+
+
+async def test_send_streams_the_reply_and_stores_it(home: Path, llm: LoopbackLLM) -> None:
+    llm.push(Reply(text=REPLY, chunk_chars=5))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "plan the fix")
+        await wait_until(pilot, lambda: not app.busy and app.agent.session_id)
+        reply = app.main.chat.query(AssistantMessage).last()
+        assert reply.markdown.source == REPLY
+        assert "print('done')" in screen_text(app) and "plan the fix" in screen_text(app)
+        assert app.main.prompt.text == ""
+        session_id = app.agent.session_id
+    close_app(app)
+    transcript = stored(home, session_id)
+    assert [(m["role"], m["content"]) for m in transcript] == [("user", "plan the fix"), ("assistant", REPLY)]
+
+
+async def test_model_memory_write_updates_the_panel(home: Path, llm: LoopbackLLM) -> None:
+    llm.push(Reply(tool_calls=[memory_call("Prefers green tea")]), Reply(text="Noted."))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "remember I like green tea")
+        section = app.main.query_one("#memory-user")
+        await wait_until(pilot, lambda: "Prefers green tea" in section.entries)
+        await wait_until(pilot, lambda: not app.busy)
+        text = screen_text(app)
+        assert "(from next session)" in text  # written now, enters the prompt next session
+        assert "USER PROFILE (who the user is) [1% — 17/1,375 chars]" in text.replace("\n", " ").replace("  ", " ") \
+            or "[1% — 17/1,375 chars]" in text
+        assert "✓" in text and "memory" in text  # the tool block
+    close_app(app)
+
+
+async def test_a_write_by_another_process_shows_within_a_second(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        MemoryStore(home / "memories").add("memory", "Staging server is 10.0.1.50")
+        section = app.main.query_one("#memory-memory")
+        await wait_until(pilot, lambda: "Staging server is 10.0.1.50" in section.entries, timeout=1.0)
+    close_app(app)
+
+
+async def test_approve_and_reject_from_the_queue(upstream_home: Path) -> None:
+    app = make_app(upstream_home)
+    queue = PendingQueue(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert app.main.approvals.count == 2
+        assert "2 pending" in screen_text(app)
+        await pilot.press("f3")
+        await pilot.press("a")  # the oldest: the [auto] add to memory
+        await wait_until(pilot, lambda: app.main.approvals.count == 1)
+        assert "migrated the database from MySQL to PostgreSQL" in "\n".join(MemoryStore(upstream_home / "memories").entries("memory"))
+        assert any("migrated the database" in e for e in app.main.query_one("#memory-memory").entries)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: app.main.approvals.count == 0)
+        assert "0 pending" in screen_text(app)
+    close_app(app)
+    assert queue.list() == ([], [])
+
+
+async def test_unknown_pending_id_is_refused_and_nothing_changes(upstream_home: Path) -> None:
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "/memory approve deadbeef")
+        await wait_until(pilot, lambda: "deadbeef" in screen_text(app))
+        assert "No pending memory write with id 'deadbeef'" in screen_text(app)
+        assert app.main.approvals.count == 2
+    close_app(app)
+
+
+async def test_escape_cancels_and_keeps_what_was_shown(home: Path, llm: LoopbackLLM) -> None:
+    llm.tokens_per_second = 40
+    llm.push(Reply(text="word " * 400, chunk_chars=5))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "talk a lot")
+        await wait_until(pilot, lambda: len(app.main.chat.entries) > 1 and len(app.main.chat.entries[-1].text) > 20)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.busy)
+        entry = app.main.chat.entries[-1]
+        assert entry.cancelled and 20 <= len(entry.text) < len("word " * 400)
+        assert "cancelled — kept what was shown" in screen_text(app)
+        session_id = app.agent.session_id
+    close_app(app)
+    assistant = [m for m in stored(home, session_id) if m["role"] == "assistant"]
+    assert assistant[-1]["content"] == entry.text.rstrip() or assistant[-1]["content"] == entry.text
+
+
+async def test_title_command_renames_the_session_in_state_db(home: Path, llm: LoopbackLLM) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "/title Release checklist")
+        await wait_until(pilot, lambda: app.agent.title == "Release checklist")
+        assert "Release checklist" in screen_text(app)  # the status bar
+        session_id = app.agent.session_id
+        await send(pilot, "/title")
+        await wait_until(pilot, lambda: "/title needs a name" in screen_text(app))
+    close_app(app)
+    db = SessionDB.open_home(home)
+    assert db.require_session(session_id).title == "Release checklist"
+    db.close()
+
+
+async def test_unknown_command_suggests_close_matches(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "/memroy")
+        await wait_until(pilot, lambda: "Unknown command /memroy" in screen_text(app))
+        assert "Did you mean /memory" in screen_text(app)
+    close_app(app)
+
+
+async def test_inline_approval_ignores_keys_in_the_grace_period_then_allows(home: Path, llm: LoopbackLLM) -> None:
+    write_config(home, llm, write_approval=True)
+    llm.push(Reply(tool_calls=[memory_call("Works on the payments team")]), Reply(text="Saved it."))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "I work on payments")
+        await wait_until(pilot, lambda: app.main.query(ApprovalPrompt))
+        prompt = app.main.query_one(ApprovalPrompt)
+        prompt.grace = 0.3
+        await pilot.press("1")  # in flight: ignored
+        assert not prompt.future.done()
+        await wait_until(pilot, lambda: not prompt.in_grace)
+        await pilot.press("1")
+        await wait_until(pilot, lambda: not app.busy)
+        assert "Works on the payments team" in MemoryStore(home / "memories").entries("user")
+        assert not app.main.query(ApprovalPrompt)
+    close_app(app)
+
+
+async def test_inline_approval_timeout_stages_the_write(home: Path, llm: LoopbackLLM) -> None:
+    write_config(home, llm, write_approval=True)
+    llm.push(Reply(tool_calls=[memory_call("Uses vim keybindings")]), Reply(text="Staged."))
+    app = make_app(home, approval_timeout=0.3)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "I use vim")
+        await wait_until(pilot, lambda: not app.busy)
+        assert app.main.approvals.count == 1
+        assert "Uses vim keybindings" in app.main.approvals.records[0].summary
+        assert MemoryStore(home / "memories").entries("user") == []
+    close_app(app)
+
+
+async def test_user_memory_edits_apply_directly_and_refusals_change_nothing(home: Path) -> None:
+    app = make_app(home)
+    store = MemoryStore(home / "memories")
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, '/memory add user "Prefers metric units"')
+        await wait_until(pilot, lambda: "Prefers metric units" in app.main.query_one("#memory-user").entries)
+        before = store.path("user").read_bytes()
+        await send(pilot, f'/memory add user "{"x" * 1400}"')
+        await wait_until(pilot, lambda: "would exceed the limit" in screen_text(app))
+        assert store.path("user").read_bytes() == before
+        await send(pilot, '/memory remove user "no such entry"')
+        await wait_until(pilot, lambda: "/memory remove:" in screen_text(app))
+        assert store.path("user").read_bytes() == before
+    close_app(app)
+
+
+async def test_no_key_still_opens_and_memory_works(keyless_home: Path) -> None:
+    app = make_app(keyless_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert "ANTHROPIC_API_KEY" in screen_text(app)
+        await send(pilot, "hello?")
+        await wait_until(pilot, lambda: not app.busy)
+        await send(pilot, "/memory add memory Project uses uv")
+        await wait_until(pilot, lambda: "Project uses uv" in app.main.query_one("#memory-memory").entries)
+    close_app(app)
+
+
+async def test_prompt_keys_newline_history_and_completion(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        prompt = app.main.prompt
+        await type_text(pilot, "one")
+        await pilot.press("shift+enter")
+        await type_text(pilot, "two")
+        await pilot.press("ctrl+j")
+        assert prompt.text == "one\ntwo\n"
+        prompt.clear()
+        await type_text(pilot, "/ti")
+        assert "/title" in screen_text(app)  # the completion hint
+        await pilot.press("tab")
+        assert prompt.text == "/title "
+        await type_text(pilot, "First")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.agent.title == "First")
+        await pilot.press("up")
+        assert prompt.text == "/title First"
+        await pilot.press("down")
+        assert prompt.text == ""
+    close_app(app)
