@@ -182,7 +182,7 @@ class Agent:
             self.system_prompt = session.system_prompt  # invariant 1: the stored bytes, as they are
         else:
             self.system_prompt = self._build_prompt()
-            self.db.set_system_prompt(session.id, self.system_prompt, model=configured)
+            self.db.set_system_prompt(session.id, self.system_prompt)
 
     def _ensure_session(self) -> str:
         if self.session_id is None:
@@ -307,7 +307,7 @@ class Agent:
         self.totals.cache_read_tokens += usage.cache_read_tokens
         self.totals.cache_write_tokens += usage.cache_write_tokens
         self.totals.api_calls += 1
-        self.last_prompt_tokens = self.provider.prompt_tokens(usage) if self.provider else 0
+        self.last_prompt_tokens = usage.input_tokens  # the whole prompt, cached parts included
         self.db.add_usage(
             self.session_id or "",
             input_tokens=usage.input_tokens,

@@ -52,6 +52,6 @@ def _stub_missing_results(messages: list[dict]) -> list[dict]:
 def build_api_messages(messages: list[dict], *, recall: str | None, current_user_index: int | None) -> list[dict]:
     """The messages for one call: the transcript, fixed up, with recall on the current user message."""
     view = list(messages)
-    if recall and current_user_index is not None and 0 <= current_user_index < len(view):
+    if recall and recall.strip() and current_user_index is not None and 0 <= current_user_index < len(view):
         view[current_user_index] = _with_fence(view[current_user_index], recall)
     return _stub_missing_results(view)

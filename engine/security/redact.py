@@ -102,8 +102,8 @@ _PART_START = (
 _SECRET_NAME = re.compile(
     rf"{_PART_START}(?i:api_?key|key|token|secret|password|passwd|pwd|credentials?|auth|authorization)\Z"
 )
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _MAX_NAME = 64
+_REVERSED_NAME = re.compile(rf" ?[\"']?([A-Za-z0-9_.-]{{1,{_MAX_NAME}}})")
 _VALUE = re.compile(
     r"[ \t]{0,3}(?:(?i:bearer|basic|token|digest)[ \t])?[ \t]{0,2}"
     r"(?:\"(?P<dq>(?:[^\"\\\r\n]|\\.){1,4096})\"|'(?P<sq>[^'\r\n]{1,4096})'"
@@ -148,16 +148,13 @@ def _masked(start: int, value: str) -> _Edit:
 
 
 def _name_before(text: str, sep_at: int) -> str:
-    """The identifier before a ``:``/``=`` (past one optional space and quote), read backwards."""
-    end = sep_at
-    if end > 0 and text[end - 1] == " ":
-        end -= 1
-    if end > 0 and text[end - 1] in "\"'":
-        end -= 1
-    start = end
-    while start > 0 and end - start < _MAX_NAME and text[start - 1] in _NAME_CHARS:
-        start -= 1
-    return text[start:end]
+    """The identifier before a ``:``/``=`` (past one optional space and quote).
+
+    Read as a forward match over the reversed window, so the work stays in the regex engine.
+    """
+    window = text[max(0, sep_at - _MAX_NAME - 2) : sep_at][::-1]
+    found = _REVERSED_NAME.match(window)
+    return found.group(1)[::-1] if found else ""
 
 
 def _assignment(text: str, m: re.Match[str]) -> _Edit:

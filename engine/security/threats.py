@@ -257,6 +257,7 @@ _SPACE_RUN = re.compile(" {2,}")
 _EXCERPT = 80
 # Upper bound on the length of any pattern match (all gaps are bounded); windows use it.
 _SPAN = 400
+_CHUNK = 32_768
 
 
 def _is_emoji(ch: str) -> bool:
@@ -337,12 +338,15 @@ def scan(text: str) -> list[ThreatMatch]:
     if not text:
         return []
     found = _invisible_matches(text)  # on the raw text: NFKC would drop some of these characters
-    folded = normalize(text)
-    for pattern in PATTERNS:
-        hit = _search_near_anchors(pattern, folded)
-        if hit:
-            found.append(ThreatMatch(pattern.pattern_id, pattern.category, _clip(hit.group())))
-    return found
+    hits: dict[str, ThreatMatch] = {}
+    # Fixed-size overlapping chunks keep the working set in cache, so 1 MB costs 10 × 100 kB;
+    # the overlap exceeds any match, so a match across a chunk edge is still seen whole.
+    for start in range(0, len(text), _CHUNK):
+        folded = normalize(text[start : start + _CHUNK + 2 * _SPAN])
+        for pattern in PATTERNS:
+            if pattern.pattern_id not in hits and (hit := _search_near_anchors(pattern, folded)):
+                hits[pattern.pattern_id] = ThreatMatch(pattern.pattern_id, pattern.category, _clip(hit.group()))
+    return found + [hits[p.pattern_id] for p in PATTERNS if p.pattern_id in hits]
 
 
 def first_threat(text: str) -> ThreatMatch | None:

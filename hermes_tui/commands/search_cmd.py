@@ -22,9 +22,25 @@ def group_by_lineage(hits: list[SearchHit]) -> dict[str, list[SearchHit]]:
     return groups
 
 
+def cmd_summarize(query: str, limit: int | None, ctx: CommandContext, as_json: bool) -> int:
+    """Focused summaries of the top sessions; raw excerpts (and a note) when no model answers."""
+    from engine.auxiliary import auxiliary_provider
+    from engine.search import format_text, session_search
+
+    provider = auxiliary_provider(ctx.config, "session_search", None, on_problem=lambda note: print(note, file=sys.stderr))
+    result = session_search(ctx.db, query, provider=provider, current_session_id=None, limit_sessions=limit or 3)
+    if as_json:
+        print_json(result.to_json())
+    else:
+        print(format_text(result))
+    return 0
+
+
 def cmd_search(args: argparse.Namespace, ctx: CommandContext) -> int:
     query = " ".join(args.query)
-    hits = ctx.db.search(query, limit=args.limit)
+    if args.summarize:
+        return cmd_summarize(query, args.limit, ctx, args.json)
+    hits = ctx.db.search(query, limit=20 if args.limit is None else args.limit)
     if args.json:
         print_json([h.to_json() for h in hits])
         return 0
@@ -49,6 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("search", help="full-text search over every stored session")
     p.add_argument("query", metavar="QUERY", nargs="+",
                    help='words, "phrases", OR, NOT, prefix*; Chinese/Japanese/Korean text works too')
-    p.add_argument("--limit", type=_non_negative_int, default=20, help="most matches to show (default 20)")
+    p.add_argument("--limit", type=_non_negative_int, default=None,
+                   help="most matches to show (default 20); with --summarize, sessions (default 3, at most 5)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--summarize", action="store_true",
+                   help="summarize the top sessions with the auxiliary model (raw excerpts if it is unavailable)")
     p.set_defaults(func=cmd_search)
