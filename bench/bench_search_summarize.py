@@ -57,7 +57,7 @@ def median_time(fn, runs: int) -> float:
 def main_bench() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--delay", type=float, default=0.2, help="fake model latency per request, seconds")
-    parser.add_argument("--sessions", type=int, default=2000)
+    parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--messages", type=int, default=20)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()

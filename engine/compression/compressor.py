@@ -100,7 +100,7 @@ class Compressor:
         start = head_end(messages, self.settings.protect_first_n)
         fixed = estimate_tokens((), tools, system_prompt) + sum(counts[:start])
         reserve = self.settings.summary_cap + FRAME_TOKENS
-        budget = self.settings.target_tokens - fixed
+        budget = self.settings.target_tokens - fixed - reserve
         cut = tail_start(messages, start, counts, budget)
         middle = messages[start:cut]
         transcript, previous = _transcript(middle)
@@ -142,7 +142,7 @@ class Compressor:
             )
         summary = wrap_summary(body)
         head = repair_tool_pairs(copy.deepcopy(plan.head))
-        tail = copy.deepcopy(plan.tail)
+        tail = repair_tool_pairs(copy.deepcopy(plan.tail))
         out = place_summary(head, summary, tail)
         return CompressionResult(
             messages=out,

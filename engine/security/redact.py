@@ -134,7 +134,7 @@ def is_secret_name(name: str) -> bool:
 
 
 def _already_masked(value: str) -> bool:
-    return ELLIPSIS in value or value == MASK
+    return ELLIPSIS in value or MASK in value
 
 
 def _looks_random(body: str) -> bool:
