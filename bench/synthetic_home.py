@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -68,9 +69,8 @@ def build_home(path: Path, sessions: int = 10_000, messages: int = 200_000, seed
     counts: dict[str, int] = {}
     for row in message_rows:
         counts[row[0]] = counts.get(row[0], 0) + 1
-    import sqlite3
-
     conn = sqlite3.connect(tmp / "state.db", isolation_level=None)
+    conn.execute("PRAGMA synchronous=OFF")  # a throwaway build: durability does not matter
     conn.execute("BEGIN IMMEDIATE")
     conn.executemany(
         "INSERT INTO sessions (id, source, title, model, parent_session_id, started_at, ended_at, end_reason) "

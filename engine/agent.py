@@ -17,7 +17,10 @@ from typing import Callable
 from engine import clock
 from engine.config import Config, set_config_value
 from engine.errors import HermesError, NotFoundError
+from engine.auxiliary import auxiliary_provider
+from engine.compression import CompressionSettings, Compressor, should_compress
 from engine.events import (
+    CompressionDone,
     EngineEvent,
     Notice,
     Recap,
@@ -36,14 +39,25 @@ from engine.prompt.request_view import build_api_messages
 from engine.providers import ChatRequest, Provider, StreamDone, context_window, make_provider
 from engine.providers import TextDelta as ProviderText
 from engine.recall import MemoryManager, make_memory_manager
+from engine.review import BackgroundReviewer
 from engine.scrub import StreamingContextScrubber, sanitize_context
+from engine.search import make_search_tool
+from engine.security.redact import make_redactor
+from engine.session_log import SessionLogSnapshot, write_session_log
 from engine.store import SessionDB, TranscriptWriter
+from engine.titles import TitleMaker
 from engine.tools import ToolBox
 
 OnEvent = Callable[[EngineEvent], None]
 AskApproval = Callable[[ApprovalRequest], ApprovalDecision]
 MAX_TOOL_ROUNDS = 25
 RECAP_EXCHANGES = 3
+AUXILIARY_TASKS = ("compression", "session_search", "background_review", "title")
+COMPRESSIONS_BEFORE_HINT = 2
+SUMMARIZER_SYSTEM = (
+    "You compress conversations for an assistant that will continue them. Follow the requested "
+    "format exactly and keep every concrete fact: names, paths, numbers, decisions, open asks."
+)
 
 
 @dataclass
@@ -93,7 +107,18 @@ class Agent:
         self.recall: MemoryManager = make_memory_manager(
             str(config.get("memory.provider") or ""), db, warn=self._warnings.append
         )
-        self.tools = ToolBox(MemoryTool(self.memory, self.gate), db, self._current_lineage)
+        self.aux: dict[str, Provider | None] = {
+            task: auxiliary_provider(config, task, provider, on_problem=self._warnings.append) if provider else None
+            for task in AUXILIARY_TASKS
+        }
+        memory_tool = MemoryTool(self.memory, self.gate)
+        search = make_search_tool(db, lambda: self.aux["session_search"], lambda: self.session_id)
+        self.tools = ToolBox(memory_tool, search=search)
+        self.reviewer = BackgroundReviewer(config, memory_tool, lambda: self.aux["background_review"])
+        self.titles = TitleMaker(db, lambda: self.aux["title"])
+        self.compression = CompressionSettings.from_config(config, self.context_window)
+        self.json_logs = bool(config.get("sessions.write_json_snapshots"))
+        self.redactor = make_redactor(config)
         self.session_id: str | None = None
         self.title: str | None = None
         self.messages: list[dict] = []
@@ -101,7 +126,7 @@ class Agent:
         self.system_prompt = ""
         self.writer: TranscriptWriter | None = None
         self.totals = TokenTotals()
-        self.last_prompt_tokens = 0
+        self.last_prompt_tokens: int | None = None
         self._turn_lock = threading.Lock()
 
     # ----- construction -------------------------------------------------------------------
@@ -196,12 +221,24 @@ class Agent:
             self.recall.on_session_switch(None, self.session_id)
         return self.session_id
 
-    def _current_lineage(self) -> list[str]:
-        return self.db.lineage_ids(self.session_id) if self.session_id else []
-
     def _flush(self) -> None:
         assert self.writer is not None
-        self.writer.flush(self.messages)
+        if self.writer.flush(self.messages) and self.json_logs:
+            self._write_json_log()
+
+    def _write_json_log(self) -> None:
+        """The opt-in JSON session log (secrets redacted); a failed write never fails the turn."""
+        session = self.db.get_session(self.session_id or "")
+        if session is None:
+            return
+        snapshot = SessionLogSnapshot(
+            session_id=session.id, model=str(self.model_cfg.get("name")), session_start=session.started_at,
+            messages=self.messages, base_url=self.model_cfg.get("base_url"), platform=self.source,
+            system_prompt=self.system_prompt, tools=self.tools.schemas)
+        try:
+            write_session_log(self.config.home, snapshot, redactor=self.redactor)
+        except HermesError as exc:
+            self._warnings.append(f"JSON session log not written: {exc}")
 
     def _drain_warnings(self, on_event: OnEvent) -> None:
         while self._warnings:
@@ -282,7 +319,17 @@ class Agent:
         else:
             on_event(Notice(f"Stopped after {MAX_TOOL_ROUNDS} tool rounds in one turn."))
         on_event(TurnDone(reply, finish))
+        self._after_turn(user_text, reply, on_event)
+
+    def _after_turn(self, user_text: str, reply: str, on_event: OnEvent) -> None:
+        """Background and housekeeping work once the reply is complete; none of it can fail the turn."""
+        session_id = self.session_id or ""
         self.recall.sync_turn(user_text, reply)
+        self.titles.maybe_generate_title(session_id, self.messages, on_event)
+        turns = sum(1 for m in self.messages if m.get("role") == "user")
+        self.reviewer.maybe_review(session_id, self.messages, turns, on_event)
+        if should_compress(self.last_prompt_tokens, self.messages, self.tools.schemas, self.system_prompt, self.compression):
+            self._compress(None, on_event)
         self._drain_warnings(on_event)
 
     def _stream(self, request: ChatRequest, on_event: OnEvent, cancel: threading.Event | None):
@@ -354,24 +401,90 @@ class Agent:
         set_config_value(self.config.home, "memory.write_approval", on)
         self.gate.approval_enabled = on
 
+    def compress(self, focus: str | None, on_event: OnEvent) -> None:
+        """``/compress [focus]``: summarize the middle now and continue in a new session."""
+        with self._turn_lock:
+            self._compress(focus, on_event)
+
+    def _summarizer(self) -> Callable[[str], str] | None:
+        aux = self.aux["compression"]
+        if aux is None:
+            return None
+
+        def summarize(prompt: str) -> str:
+            request = ChatRequest(system=SUMMARIZER_SYSTEM, messages=[{"role": "user", "content": prompt}],
+                                  tools=[], max_tokens=self.compression.summary_cap, temperature=0.2)
+            return aux.complete(request).text
+
+        return summarize
+
+    def _compress(self, focus: str | None, on_event: OnEvent) -> None:
+        if self.session_id is None:
+            on_event(Notice("Nothing to compress yet.", "information"))
+            return
+        self.reviewer.review_now(self.session_id, self.messages, on_event)
+        self.recall.on_pre_compress(self.messages)
+        result = Compressor(self.compression, self._summarizer()).compress(
+            self.messages, system_prompt=self.system_prompt, tools=self.tools.schemas, focus=focus)
+        if result.removed_count == 0:
+            on_event(Notice("Nothing to compress yet: the conversation fits in its protected head and tail.", "information"))
+            return
+        title = self.db.next_lineage_title(self.title) if self.title else None
+        self._rotate("compression", result.messages, title, self._build_prompt(), on_event)
+        self.last_prompt_tokens = None  # re-estimated until the next call reports real figures
+        if result.error:
+            on_event(Notice(f"The summary model failed ({result.error}); a structured fallback summary was used."))
+        on_event(CompressionDone(result.removed_count, result.tokens_before, result.tokens_after, result.used_fallback))
+        compressions = self.db.compression_count(self.session_id or "")
+        if compressions >= COMPRESSIONS_BEFORE_HINT:
+            on_event(Notice(f"This conversation has been compressed {compressions} times; details fade with each "
+                            "summary. Consider /new for a fresh start (memory and search carry what matters)."))
+
+    def branch(self, title: str | None, on_event: OnEvent) -> None:
+        """``/branch [NAME]``: fork the conversation; the parent is kept as it was."""
+        with self._turn_lock:
+            if self.session_id is None:
+                on_event(Notice("Nothing to branch yet: send a message first.", "information"))
+                return
+            new_title = title or (self.db.next_lineage_title(self.title) if self.title else None)
+            self._rotate("branched", list(self.messages), new_title, self.system_prompt, on_event)
+
+    def _rotate(self, end_reason: str, messages: list[dict], title: str | None, system_prompt: str,
+                on_event: OnEvent) -> None:
+        """Move the live context into a child session in one transaction (a crash leaves no half-lineage)."""
+        old = self.session_id or ""
+        self._flush()
+        new_id = self.db.fork_session(old, end_reason=end_reason, messages=messages, title=title,
+                                      system_prompt=system_prompt, model=str(self.model_cfg.get("name")),
+                                      source=self.source, cwd=str(self.cwd))
+        self.session_id, self.messages, self.system_prompt = new_id, [dict(m) for m in messages], system_prompt
+        self.title = self.db.require_session(new_id).title
+        assert self.writer is not None
+        self.writer.switch(new_id, flushed=len(messages))
+        self.recall.on_session_switch(old, new_id)
+        reason = "compression" if end_reason == "compression" else "branch"
+        on_event(SessionSwitched(old, new_id, reason, self.title))
+
     def new_session(self, on_event: OnEvent) -> None:
-        old = self.session_id
-        self._end("user_exit")
-        self.session_id, self.title, self.messages, self.writer = None, None, [], None
-        self.totals, self.last_prompt_tokens = TokenTotals(), 0
-        self.system_prompt = self._build_prompt()
-        on_event(SessionSwitched(old, "", "new"))
+        with self._turn_lock:
+            old = self.session_id
+            self._end("user_exit", on_event)
+            self.session_id, self.title, self.messages, self.writer = None, None, [], None
+            self.totals, self.last_prompt_tokens = TokenTotals(), None
+            self.system_prompt = self._build_prompt()
+            on_event(SessionSwitched(old, "", "new"))
 
     def resume(self, id_or_title: str, on_event: OnEvent) -> None:
-        target = self.db.resume_target(id_or_title)
-        old = self.session_id
-        if target != old:
-            self._end("user_exit")
-            self.totals, self.last_prompt_tokens = TokenTotals(), 0
-            self._load_session(target)
-            self.recall.on_session_switch(old, target)
-        on_event(SessionSwitched(old, target, "resume", self.title))
-        on_event(Recap(target, self.recap()))
+        with self._turn_lock:
+            target = self.db.resume_target(id_or_title)
+            old = self.session_id
+            if target != old:
+                self._end("user_exit", on_event)
+                self.totals, self.last_prompt_tokens = TokenTotals(), None
+                self._load_session(target)
+                self.recall.on_session_switch(old, target)
+            on_event(SessionSwitched(old, target, "resume", self.title))
+            on_event(Recap(target, self.recap()))
 
     def recap(self) -> tuple[tuple[str, str], ...]:
         """The last few user → assistant exchanges, for the resume notice."""
@@ -386,15 +499,24 @@ class Agent:
                 pending_user = None
         return tuple(pairs[-RECAP_EXCHANGES:])
 
-    def _end(self, reason: str) -> None:
-        if self.session_id is not None:
-            if self.writer is not None:
-                self._flush()
-            self.recall.on_session_end(self.messages)
-            self.db.end_session(self.session_id, reason)
+    def _end(self, reason: str, on_event: OnEvent | None) -> None:
+        if self.session_id is None:
+            return
+        if self.writer is not None:
+            self._flush()
+        if on_event is not None:
+            self.reviewer.review_now(self.session_id, self.messages, on_event)
+        self.recall.on_session_end(self.messages)
+        self.db.end_session(self.session_id, reason)
 
-    def close(self) -> None:
-        """Flush and end the session; safe to call more than once."""
-        self._end("user_exit")
+    def close(self, on_event: OnEvent | None = None) -> None:
+        """Flush and end the session; with ``on_event`` the session-end memory review runs too."""
+        self._end("user_exit", on_event)
         self.recall.shutdown()
         self.session_id = None
+
+    def wait_for_background(self, timeout_s: float) -> None:
+        """Give background titles and reviews up to ``timeout_s`` in total (short-lived commands)."""
+        deadline = time.monotonic() + timeout_s
+        self.titles.join(max(0.0, deadline - time.monotonic()))
+        self.reviewer.join(max(0.0, deadline - time.monotonic()))

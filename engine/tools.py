@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from engine.events import EngineEvent, MemoryStaged, MemoryWritten
 from engine.memory import MEMORY_TOOL_SCHEMA, MemoryTool
+from engine.memory.pending import summarize
 
 SESSION_SEARCH_SCHEMA: dict = {
     "type": "function",
@@ -20,8 +21,8 @@ SESSION_SEARCH_SCHEMA: dict = {
         "name": "session_search",
         "description": (
             "Search the user's earlier sessions (full-text, any language) for what was said or done "
-            "before. Use it before asking the user to repeat something. Returns matching messages "
-            "with session titles and dates; the current conversation is excluded."
+            "before. Use it before asking the user to repeat something. Returns a focused summary of "
+            "each matching session with its id, title and date; the current conversation is excluded."
         ),
         "parameters": {
             "type": "object",
@@ -30,14 +31,12 @@ SESSION_SEARCH_SCHEMA: dict = {
                     "type": "string",
                     "description": "Words or a \"quoted phrase\"; supports OR, NOT and prefix*.",
                 },
-                "limit": {"type": "integer", "description": "Most results to return (1-20, default 8)."},
+                "limit": {"type": "integer", "description": "Sessions to summarize (1-5, default 3)."},
             },
             "required": ["query"],
         },
     },
 }
-
-HIDDEN_SOURCES = ("tool", "subagent")
 
 
 @dataclass
@@ -52,19 +51,15 @@ def _dump(result: Any) -> str:
 
 
 class ToolBox:
-    """Dispatches the model's tool calls to the memory tool, session search and extras."""
+    """Dispatches the model's tool calls to the memory tool and session search."""
 
     def __init__(
         self,
         memory_tool: MemoryTool,
-        db: Any,
-        current_lineage: Callable[[], Sequence[str]],
-        search: Callable[[dict], Any] | None = None,
+        search: Callable[[dict], Any],
     ) -> None:
         self.memory_tool = memory_tool
-        self.db = db
-        self.current_lineage = current_lineage
-        self._search = search or self._basic_search
+        self._search = search
 
     @property
     def schemas(self) -> list[dict]:
@@ -91,7 +86,7 @@ class ToolBox:
         result = self.memory_tool.handle(args, origin=origin)
         events: list[EngineEvent] = []
         if result.get("staged"):
-            events.append(MemoryStaged(str(result.get("pending_id", "")), str(result.get("message", "")), origin))
+            events.append(MemoryStaged(str(result.get("pending_id", "")), summarize(args), origin))
         elif result.get("success"):
             events.append(
                 MemoryWritten(
@@ -103,16 +98,3 @@ class ToolBox:
                 )
             )
         return ToolOutcome(_dump(result), not result.get("success", False), events)
-
-    def _basic_search(self, args: dict) -> list[dict]:
-        query = str(args.get("query", "")).strip()
-        if not query:
-            raise ValueError("query is empty; pass the words to look for")
-        limit = max(1, min(20, int(args.get("limit") or 8)))
-        hits = self.db.search(query, limit=limit, exclude_session_ids=list(self.current_lineage()),
-                              hide_sources=HIDDEN_SOURCES)
-        return [
-            {"session_id": h.session_id, "title": h.title, "role": h.role, "snippet": h.snippet,
-             "timestamp": h.timestamp}
-            for h in hits
-        ]

@@ -30,6 +30,7 @@ from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
 from hermes_tui.widgets.approval_prompt import TIMEOUT_SECONDS
 from hermes_tui.widgets.chat_messages import Entry, entries_from_transcript
 from hermes_tui.widgets.prompt_input import PROMPT_KEYS
+from hermes_tui.widgets.status_bar import context_pct
 
 if TYPE_CHECKING:
     from engine.agent import Agent
@@ -110,11 +111,12 @@ class HermesApp(App):
     # ----- turns --------------------------------------------------------------------------------
 
     def _to_ui(self, callback: Callable[..., Any], *args: Any) -> None:
-        """Run ``callback`` on the UI thread and wait for it; once the app has closed, stop the turn."""
+        """Run ``callback`` on the UI thread and wait for it (from the turn worker or the agent's
+        background threads). Once the app has closed there is nothing left to show it on."""
         try:
             self.call_from_thread(callback, *args)
-        except RuntimeError:  # the app is no longer running: nothing left to show it on
-            get_current_worker().cancel()
+        except RuntimeError:
+            pass
 
     def _emit(self, event: EngineEvent) -> None:
         """Worker thread → UI thread, one event at a time (back-pressure keeps order)."""
@@ -264,10 +266,11 @@ class HermesApp(App):
 
     async def slash_usage(self, args: str) -> None:
         t, agent = self.agent.totals, self.agent
-        pct = min(100, int(agent.last_prompt_tokens / agent.context_window * 100)) if agent.context_window else 0
+        measured = "not measured yet" if agent.last_prompt_tokens is None else f"{agent.last_prompt_tokens:,}"
         await self._info(
             f"**Usage** — {self.session_label()}\n\n"
-            f"- context: {agent.last_prompt_tokens:,} of {agent.context_window:,} tokens ({pct}%)\n"
+            f"- context: {measured} of {agent.context_window:,} tokens "
+            f"({context_pct(agent.last_prompt_tokens, agent.context_window)})\n"
             f"- input {t.input_tokens:,} · output {t.output_tokens:,} tokens over {t.api_calls} calls\n"
             f"- cache read {t.cache_read_tokens:,} · cache write {t.cache_write_tokens:,}"
         )

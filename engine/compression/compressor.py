@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.compression.boundaries import head_end, tail_start
-from engine.compression.fallback import fallback_summary
+from engine.compression.fallback import fallback_summary, with_essentials
 from engine.compression.pairs import Message, repair_tool_pairs
 from engine.compression.prepass import prepass
 from engine.compression.seams import place_summary
@@ -44,6 +44,7 @@ class CompressionPlan:
     previous_summary: str | None  # body of an earlier summary found in the middle
     transcript: list[Message]  # the middle without that summary: the turns to summarize
     summary_budget: int  # target summary length, tokens
+    tokens: int  # estimate of the whole request as it stands
 
 
 @dataclass
@@ -111,6 +112,7 @@ class Compressor:
             previous_summary=previous,
             transcript=transcript,
             summary_budget=self.settings.summary_budget(sum(counts[start:cut])),
+            tokens=fixed + sum(counts[start:]),
         )
 
     def compress(
@@ -123,15 +125,11 @@ class Compressor:
     ) -> CompressionResult:
         """Replace the middle of ``messages`` with one summary; the input is never modified."""
         plan = self.plan(messages, system_prompt=system_prompt, tools=tools)
-        tokens_before = estimate_tokens(messages, tools, system_prompt)
         if not plan.transcript:
-            return CompressionResult(
-                copy.deepcopy(messages), "", False, 0, tokens_before, tokens_before, None
-            )
+            return CompressionResult(copy.deepcopy(messages), "", False, 0, plan.tokens, plan.tokens, None)
         turns = prepass(plan.transcript)
-        model_body, error = self._model_summary(turns, plan, focus)
-        used_fallback = model_body is None
-        body = model_body
+        body, error = self._model_summary(turns, plan, focus)
+        used_fallback = body is None
         if body is None:
             body = fallback_summary(
                 plan.head,
@@ -149,7 +147,7 @@ class Compressor:
             summary=summary,
             used_fallback=used_fallback,
             removed_count=len(plan.middle),
-            tokens_before=tokens_before,
+            tokens_before=plan.tokens,
             tokens_after=estimate_tokens(out, tools, system_prompt),
             error=error,
         )
@@ -169,7 +167,10 @@ class Compressor:
             return None, _one_line_error(exc)
         if not isinstance(reply, str):
             return None, f"summarizer returned {type(reply).__name__}, not text"
-        body = clean_model_summary(reply, plan.summary_budget)
+        body = clean_model_summary(reply)
         if not body:
             return None, "summarizer returned an empty summary"
-        return body, None
+        guarded = with_essentials(
+            body, plan.head, plan.transcript, previous_summary=plan.previous_summary, budget_tokens=plan.summary_budget
+        )
+        return guarded, None

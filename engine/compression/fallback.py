@@ -1,4 +1,5 @@
-"""The deterministic summary used when no model summary is available.
+"""The deterministic summary used when no model summary is available, and the same extraction
+guarding a model's summary.
 
 Built from the compacted turns alone, so compression never stalls (or repeats every turn) when the
 auxiliary model is down: it keeps the goal, every user ask, every file path mentioned, the tools
@@ -12,7 +13,7 @@ import re
 from collections import Counter
 
 from engine.compression.pairs import Message
-from engine.tokens import content_text, truncate_to_tokens
+from engine.tokens import content_text, estimate_text_tokens, truncate_to_tokens
 
 ASK_CHARS = 240
 STATE_CHARS = 600
@@ -80,6 +81,22 @@ def _tool_lines(transcript: list[Message]) -> list[str]:
     return [f"- tools called: {', '.join(shown)}" + (f" and {more} more" if more > 0 else "")]
 
 
+def _asks(transcript: list[Message]) -> list[str]:
+    texts = (content_text(m.get("content")) for m in transcript if m["role"] == "user")
+    return [_one_line(text, ASK_CHARS) for text in texts if text.strip()]
+
+
+def _goal(head: list[Message], asks: list[str], previous_summary: str | None) -> str | None:
+    """The first ask of the head, else the earlier summary's goal, else the first compacted ask."""
+    head_asks = [content_text(m.get("content")) for m in head if m["role"] == "user"]
+    previous_goal = _GOAL_SECTION.search(previous_summary or "")
+    if head_asks and head_asks[0].strip():
+        return _one_line(head_asks[0], ASK_CHARS)
+    if previous_goal and previous_goal.group(1).strip():
+        return _one_line(previous_goal.group(1), ASK_CHARS * 2)
+    return asks[0] if asks else None
+
+
 def fallback_summary(
     head: list[Message],
     transcript: list[Message],
@@ -89,20 +106,7 @@ def fallback_summary(
     budget_tokens: int,
 ) -> str:
     """A structured summary of ``transcript`` (the pre-passed middle) without any model."""
-    asks = [
-        _one_line(content_text(m.get("content")), ASK_CHARS)
-        for m in transcript
-        if m["role"] == "user" and content_text(m.get("content")).strip()
-    ]
-    head_asks = [content_text(m.get("content")) for m in head if m["role"] == "user"]
-    previous_goal = _GOAL_SECTION.search(previous_summary or "")
-    if head_asks and head_asks[0].strip():
-        goal = _one_line(head_asks[0], ASK_CHARS)
-    elif previous_goal and previous_goal.group(1).strip():
-        goal = _one_line(previous_goal.group(1), ASK_CHARS * 2)
-    else:
-        goal = asks[0] if asks else "Not stated in the compacted turns."
-
+    asks = _asks(transcript)
     everything = "\n".join(
         [previous_summary or ""]
         + [content_text(m.get("content")) for m in transcript]
@@ -127,6 +131,7 @@ def fallback_summary(
     )
     if focus:
         snapshot += f" Focus requested: {_one_line(focus, ASK_CHARS)}."
+    goal = _goal(head, asks, previous_summary) or "Not stated in the compacted turns."
     sections = [_section("Task snapshot", [snapshot]), _section("Goal", [goal])]
     sections.append(_section("Relevant Files", [f"- {p}" for p in paths] or ["None mentioned."]))
     sections.append(_section("Pending User Asks", _ask_lines(asks) or ["None in the compacted turns."]))
@@ -138,3 +143,31 @@ def fallback_summary(
         quoted = "\n".join(f"> {line}" for line in previous_summary.splitlines())
         sections.append(_section("Critical Context", ["Earlier summary, carried over:", quoted]))
     return truncate_to_tokens("\n\n".join(sections), budget_tokens)
+
+
+def with_essentials(
+    body: str,
+    head: list[Message],
+    transcript: list[Message],
+    *,
+    previous_summary: str | None,
+    budget_tokens: int,
+) -> str:
+    """A model's summary cut to the budget, plus the goal and the file paths the user named
+    that it left out — a model summary may be plausible yet incomplete, and these two are
+    what the task cannot survive without. They are kept ahead of the model's text when cut."""
+    lines = []
+    goal = None if any(m["role"] == "user" for m in head) else _goal(head, _asks(transcript), previous_summary)
+    if goal and goal not in body:
+        lines.append(f"- Goal: {goal}")
+    named = "\n".join(
+        [previous_summary or ""] + [content_text(m.get("content")) for m in transcript if m["role"] == "user"]
+    )
+    missing = [path for path in find_paths(named) if path not in body]
+    if missing:
+        lines.append(f"- Files named earlier: {', '.join(missing)}")
+    if not lines:
+        return truncate_to_tokens(body, budget_tokens)
+    extra = _section("Critical Context", ["Kept verbatim from the compacted turns:", *lines])
+    room = max(0, budget_tokens - estimate_text_tokens(extra) - 1)
+    return truncate_to_tokens(f"{truncate_to_tokens(body, room)}\n\n{extra}", budget_tokens)

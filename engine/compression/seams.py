@@ -10,14 +10,13 @@ byte-identical and the tail message keeps its role and its text after the end ma
 from __future__ import annotations
 
 from engine.compression.pairs import Message
+from engine.compression.summary import MERGE_SEPARATOR
 
 
 def _prepend(summary: str, content: object) -> object:
     if isinstance(content, list):
         return [{"type": "text", "text": summary}, *content]
-    if not content:
-        return summary
-    return f"{summary}\n\n{content}"
+    return summary if content is None else f"{summary}{MERGE_SEPARATOR}{content}"
 
 
 def place_summary(head: list[Message], summary: str, tail: list[Message]) -> list[Message]:

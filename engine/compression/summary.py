@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.compression.pairs import Message
-from engine.tokens import CHARS_PER_TOKEN, content_text, truncate_to_tokens
+from engine.tokens import CHARS_PER_TOKEN, content_text
 
 SUMMARY_PREFIX = (
     "[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted into the summary below. "
@@ -35,6 +35,7 @@ SUMMARY_SECTIONS = (
     "Remaining Work",
     "Critical Context",
 )
+MERGE_SEPARATOR = "\n\n"  # between a summary and the content of the message it was merged into
 RENDER_MESSAGE_CHARS = 8_000  # one message's share of the summarizer prompt, head and end kept
 
 
@@ -46,16 +47,17 @@ def wrap_summary(body: str) -> str:
 def split_summary(content: Any) -> tuple[str, str] | None:
     """``(body, rest)`` when ``content`` opens with a summary, else ``None``.
 
-    ``rest`` is what follows the end marker: non-empty when the summary was merged into the
-    message after it (see ``seams``).
+    ``rest`` is the content that follows the summary, exactly: non-empty when the summary was
+    merged into the message after it (see ``seams``), even if that content is only whitespace.
     """
+    if isinstance(content, list) and content:
+        first = split_summary(content_text(content[:1]))
+        return None if first is None else (first[0], content_text(content[1:]))
     text = content_text(content)
     if not text.startswith(SUMMARY_PREFIX):
         return None
-    body, marker, rest = text[len(SUMMARY_PREFIX):].partition(SUMMARY_END_MARKER)
-    if not marker:
-        return body.strip(), ""
-    return body.strip(), rest.strip()
+    body, _, rest = text[len(SUMMARY_PREFIX):].partition(SUMMARY_END_MARKER)
+    return body.strip(), rest.removeprefix(MERGE_SEPARATOR)
 
 
 def is_summary_message(message: Message) -> bool:
@@ -63,13 +65,10 @@ def is_summary_message(message: Message) -> bool:
     return split_summary(message.get("content")) is not None
 
 
-def clean_model_summary(text: str, budget_tokens: int) -> str:
-    """A model's summary without any frame it echoed, cut to ``budget_tokens``."""
-    body = text.strip()
-    if body.startswith(SUMMARY_PREFIX):
-        body = body[len(SUMMARY_PREFIX):]
-    body = body.replace(SUMMARY_END_MARKER, "").strip()
-    return truncate_to_tokens(body, budget_tokens) if body else ""
+def clean_model_summary(text: str) -> str:
+    """A model's summary without any frame it echoed (so frames never nest)."""
+    body = text.strip().removeprefix(SUMMARY_PREFIX)
+    return body.replace(SUMMARY_END_MARKER, "").strip()
 
 
 def _clip(text: str, limit: int) -> str:

@@ -38,8 +38,7 @@ class AnthropicProvider(Provider):
             params["system"] = system
         if request.tools:
             params["tools"] = to_anthropic_tools(request.tools)
-        if request.temperature is not None:
-            params["temperature"] = request.temperature
+        # No temperature: the Messages API of this SDK generation no longer takes one.
         return params
 
     def _open(self, request: ChatRequest) -> Any:

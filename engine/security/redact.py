@@ -10,10 +10,11 @@ Why it is fast and linear: one scanner regex finds every *trigger* (a vendor pre
 or ``=`` after a secret-looking name). Every alternative starts with a literal character, so
 the regex engine skips ordinary text with a character-set search instead of trying each rule at
 each position; boundary checks are fixed-width lookbehinds placed after that literal; every
-repetition is one character class with an upper bound and nothing is nested. Names before
-``:``/``=`` are read backwards a bounded distance in Python, values forwards with an anchored
+repetition is one character class with an upper bound and no quantifier holds another. The
+name before a ``:``/``=`` is read from a bounded window, the value after it with an anchored
 match. Text is scanned once, left to right, and each region is replaced at most once. PEM
 blocks are found with plain forward searches (never a lazy ``.*?``) before the scan.
+``bench/bench_redact.py`` measures the 1 MB / 100 kB ratio on adversarial inputs.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ _TOKENS: tuple[tuple[str, str, bool], ...] = (
     # JWT: three base64url segments, the header a JSON object ({" = eyJ).
     ("eyJ", r"[A-Za-z0-9_-]{7,8192}\.[A-Za-z0-9_-]{10,16384}\.[A-Za-z0-9_-]{0,8192}", False),
 )
-_ID = "A-Za-z0-9_-"
+_ID = "A-Za-z0-9_-"  # characters that continue a token: one preceded by them is mid-word
 
 _URL_PARAM = (
     r"(?i:access_token|refresh_token|id_token|token|api_key|apikey|key|sig|signature"

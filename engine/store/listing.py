@@ -25,7 +25,7 @@ SELECT s.id, s.source, s.title, s.model, s.system_prompt, s.parent_session_id, s
        (SELECT substr(m.content, 1, {PREVIEW_CHARS}) FROM messages m
          WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.timestamp, m.id LIMIT 1)
 FROM sessions s"""
-BATCH = 256
+FIRST_BATCH, MAX_BATCH = 32, 1024
 
 
 def _model_config(raw: str | None) -> dict[str, Any] | None:
@@ -54,15 +54,18 @@ def fetch_sessions(conn: sqlite3.Connection, where: str = "", params: Sequence[A
     return [session_from_row(r) for r in conn.execute(f"{SESSION_SELECT} {where}", params)]
 
 
-def _batched(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[float, str]]:
+def _batched(
+    conn: sqlite3.Connection, sql: str, params: tuple[Any, ...], first_id: int
+) -> Iterator[tuple[float, str]]:
     """Rows of (time, session id) newest first, fetched in pages (keyset on time, then rowid)."""
-    cursor_ts, cursor_id = float("inf"), 2**63 - 1
+    cursor_ts, cursor_id, batch = float("inf"), first_id, FIRST_BATCH
     while True:
-        rows = conn.execute(sql, (*params, cursor_ts, cursor_ts, cursor_id, BATCH)).fetchall()
+        rows = conn.execute(sql, (*params, cursor_ts, cursor_ts, cursor_id, batch)).fetchall()
         yield from ((ts, sid) for ts, sid, _ in rows)
-        if len(rows) < BATCH:
+        if len(rows) < batch:
             return
         cursor_ts, _, cursor_id = rows[-1]
+        batch = min(batch * 2, MAX_BATCH)  # small first pages: a short listing reads little
 
 
 # CROSS JOIN keeps the time index as the outer loop, so reading stops early.
@@ -70,17 +73,18 @@ _MESSAGE_STREAM = """
 SELECT m.timestamp, m.session_id, m.id FROM messages m CROSS JOIN sessions s ON s.id = m.session_id
 WHERE {filter} m.timestamp <= ? AND (m.timestamp < ? OR m.id < ?)
 ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
+# Rowid ascending within equal times: that is the order the DESC start-time index already has.
 _SESSION_STREAM = """
 SELECT s.started_at, s.id, s.rowid FROM sessions s
-WHERE {filter} s.started_at <= ? AND (s.started_at < ? OR s.rowid < ?)
-ORDER BY s.started_at DESC, s.rowid DESC LIMIT ?"""
+WHERE {filter} s.started_at <= ? AND (s.started_at < ? OR s.rowid > ?)
+ORDER BY s.started_at DESC, s.rowid ASC LIMIT ?"""
 
 
 def recent_session_ids(conn: sqlite3.Connection, *, source: str | None, count: int | None) -> list[str]:
     """Session ids, most recently active first; ``count=None`` means all."""
     where, params = ("s.source = ? AND", (source,)) if source is not None else ("", ())
-    messages = _batched(conn, _MESSAGE_STREAM.format(filter=where), params)
-    sessions = _batched(conn, _SESSION_STREAM.format(filter=where), params)
+    messages = _batched(conn, _MESSAGE_STREAM.format(filter=where), params, 2**63 - 1)
+    sessions = _batched(conn, _SESSION_STREAM.format(filter=where), params, -(2**63))
     seen: dict[str, None] = {}
     # The first time a session shows up in either stream is its max(started_at, newest message).
     heads = [next(messages, None), next(sessions, None)]

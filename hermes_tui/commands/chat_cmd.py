@@ -14,6 +14,11 @@ from engine.errors import BadInputError, HermesError
 from engine.events import EngineEvent, MemoryStaged, MemoryWritten, Notice, SessionSwitched, TextDelta, TurnDone, TurnFailed
 
 
+# A title and an interval's memory review may still be running when the reply is done; a
+# one-shot command waits this long for them at most, then exits regardless.
+BACKGROUND_WAIT_S = 10.0
+
+
 def register(sub: Any) -> None:
     parser = sub.add_parser("chat", help="one turn without the UI; the reply on stdout")
     parser.add_argument("-q", "--query", required=True, metavar="TEXT", help="the message to send")
@@ -70,6 +75,7 @@ def run(args: argparse.Namespace, ctx: Any) -> int:
     printer = _Printer(args.json)
     try:
         agent.run_turn(text, printer)
+        agent.wait_for_background(BACKGROUND_WAIT_S)
     finally:
         session_id = agent.session_id
         totals = agent.totals

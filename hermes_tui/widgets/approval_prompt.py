@@ -29,8 +29,8 @@ CHOICES: tuple[tuple[str, str, ApprovalDecision], ...] = (
 
 
 def describe_request(request: ApprovalRequest) -> str:
-    """The summary, plus old → new for a replace so the user sees exactly what changes."""
-    lines = [escape(request.summary)]
+    """What would change: the old text (replace/remove) in red, the new text in green."""
+    lines = []
     if request.old_text:
         lines.append(f"[red]- {escape(request.old_text)}[/]")
     if request.content and request.action != "remove":
@@ -58,11 +58,12 @@ class ApprovalPrompt(Vertical, can_focus=True):
         self._shown_at = 0.0
 
     def compose(self) -> ComposeResult:
-        yield Static("[b]The model wants to write memory[/]", classes="approval-title")
+        verb = self.request.summary.partition(":")[0]  # "add to memory", "replace in user", …
+        yield Static(f"[b]The model wants to {escape(verb)}[/]", classes="approval-title")
         yield Static(describe_request(self.request), classes="approval-summary")
         yield Static("", classes="approval-choices")
         yield Static(
-            f"[dim]1/2/3 or ←/→ enter · esc stages it for /memory pending · stages itself after {self.timeout:.0f}s[/]",
+            f"[dim]1/2/3 or ←/→ enter · esc: decide later · staged after {self.timeout:.0f}s[/]",
             classes="approval-help",
         )
 

@@ -96,7 +96,8 @@ def _tool_title(entry: Entry) -> str:
     if entry.result is None:
         state = "…"
     else:
-        state = f"{'✗' if entry.is_error else '✓'} {entry.duration_s or 0:.2f}s"
+        seconds = entry.duration_s or 0.0
+        state = f"{'✗' if entry.is_error else '✓'} {'<0.1' if seconds < 0.1 else f'{seconds:.1f}'}s"
     args = " ".join(entry.arguments.split())
     if len(args) > 48:
         args = args[:47] + "…"

@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from rich.markup import escape
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from engine.memory import MemoryStore, Usage
@@ -41,15 +41,18 @@ class MemorySection(Vertical):
         super().__init__(classes="memory-section", id=f"memory-{target}")
         self.target = target
         self.entries: list[str] = []
+        self.header = HEADERS[target]
 
     def compose(self) -> ComposeResult:
         yield Static(HEADERS[self.target], classes="memory-header")
         yield Static("", classes="memory-bar")
-        yield Static("", classes="memory-entries")
+        with VerticalScroll(classes="memory-scroll"):
+            yield Static("", classes="memory-entries")
 
     def show(self, entries: Sequence[str], usage: Usage, in_snapshot: Callable[[str], bool]) -> None:
         self.entries = list(entries)
-        self.query_one(".memory-header", Static).update(f"{HEADERS[self.target]} [{usage.text}]")
+        self.header = f"{HEADERS[self.target]} [{usage.text}]"
+        self.query_one(".memory-header", Static).update(self.header)
         bar = self.query_one(".memory-bar", Static)
         bar.update(usage_bar(usage.chars, usage.limit))
         for level in ("-ok", "-warning", "-error"):

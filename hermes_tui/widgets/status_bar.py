@@ -11,7 +11,7 @@ from textual.widgets import Static
 class StatusInfo:
     model_label: str = ""
     session: str = "new session"
-    prompt_tokens: int = 0
+    prompt_tokens: int | None = None  # None: not measured yet in this session
     context_window: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
@@ -30,13 +30,20 @@ def compact(n: int) -> str:
     return str(n)
 
 
+def context_pct(prompt_tokens: int | None, window: int) -> str:
+    """``"12%"`` of the window, or ``"–"`` before the first call measured the prompt."""
+    if prompt_tokens is None or not window:
+        return "–"
+    return f"{min(100, int(prompt_tokens / window * 100))}%"
+
+
 def render_status(info: StatusInfo) -> str:
-    pct = min(100, int(info.prompt_tokens / info.context_window * 100)) if info.context_window else 0
+    pct = context_pct(info.prompt_tokens, info.context_window)
     approval = "on" if info.write_approval else "off"
     pending = f"[b $warning]{info.pending} pending[/]" if info.pending else "0 pending"
     busy = "[b $accent]● streaming[/] │ " if info.busy else ""
     return (
-        f"{busy}[b]{info.model_label}[/] │ {info.session} │ ctx {pct}% of {compact(info.context_window)}"
+        f"{busy}[b]{info.model_label}[/] │ {info.session} │ ctx {pct} of {compact(info.context_window)}"
         f" │ ↑{compact(info.input_tokens)} ↓{compact(info.output_tokens)}"
         f" │ cached {compact(info.cache_read_tokens)} │ approval {approval} │ {pending}"
     )

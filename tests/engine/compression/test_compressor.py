@@ -14,7 +14,9 @@ from engine.compression import (
     Compressor,
     is_summary_message,
 )
+from engine.compression.compressor import FRAME_TOKENS
 from engine.errors import BadInputError
+from engine.tokens import estimate_text_tokens
 
 from .conversations import assistant, is_well_paired, tool, tool_turn, user
 
@@ -53,7 +55,11 @@ def test_model_summary_is_framed_and_placed_after_the_head():
     result = Compressor(SETTINGS, recorder).compress(messages, system_prompt="You are Hermes.")
     assert len(recorder.prompts) == 1
     assert result.used_fallback is False and result.error is None
-    assert result.summary == f"{SUMMARY_PREFIX}\n\n{recorder.reply}\n\n{SUMMARY_END_MARKER}"
+    files = ", ".join(f"src/mod{i}.py" for i in range(1, 23))  # named by the user, left out by the model
+    assert result.summary == (
+        f"{SUMMARY_PREFIX}\n\n{recorder.reply}\n\n## Critical Context\nKept verbatim from the compacted "
+        f"turns:\n- Files named earlier: {files}\n\n{SUMMARY_END_MARKER}"
+    )
     # the head is the first 3 messages plus the other result of the call batch they end in
     assert result.messages[:4] == messages[:4] and messages[3]["role"] == "tool"
     assert result.messages[4] == {"role": "user", "content": result.summary}
@@ -105,10 +111,17 @@ def test_failed_or_missing_summarizer_falls_back_deterministically(summarize, er
     assert result.removed_count > 0
 
 
-def test_overlong_model_summary_is_cut_to_the_budget():
+def test_overlong_model_summary_is_cut_to_the_budget_keeping_the_essentials():
     result = Compressor(SETTINGS, Recorder("## Goal\n" + "word " * 50_000)).compress(long_conversation())
-    assert result.summary.endswith("[… truncated]\n\n" + SUMMARY_END_MARKER)
-    assert len(result.summary) < 2_000 * 4 + 400
+    assert "\n[… truncated]\n\n## Critical Context\n" in result.summary
+    assert "src/mod22.py\n\n" + SUMMARY_END_MARKER in result.summary
+    assert estimate_text_tokens(result.summary) <= 2_000 + FRAME_TOKENS
+
+
+def test_goal_outside_the_head_is_added_when_the_model_drops_it():
+    s = CompressionSettings(context_window=40_000, protect_first_n=0)
+    result = Compressor(s, Recorder("## Goal\nsomething vague")).compress(long_conversation())
+    assert "- Goal: step 0: please edit src/mod0.py detail" in result.summary
 
 
 def test_echoed_frame_is_not_doubled():
@@ -124,7 +137,7 @@ def test_second_compression_passes_the_previous_summary_and_replaces_it():
     grown = first + [assistant("running it")] + long_conversation(30, start=100)
     recorder.reply = "## Goal\nfinish the refactor (updated)"
     second = compressor.compress(grown)
-    assert "<previous-summary>\n## Goal\nfinish the refactor\n## Relevant Files\n- src/mod0.py\n</previous-summary>" in recorder.prompts[1]
+    assert "<previous-summary>\n## Goal\nfinish the refactor\n## Relevant Files\n- src/mod0.py\n\n## Critical" in recorder.prompts[1]
     assert SUMMARY_PREFIX not in recorder.prompts[1].split("</previous-summary>")[1]
     assert [i for i, m in enumerate(second.messages) if is_summary_message(m)] == [4]
     assert "(updated)" in second.summary

@@ -85,6 +85,11 @@ def test_summary_role_never_repeats_a_neighbour_and_merges_when_boxed_in():
     assert with_calls == [assistant("a"), user(f"{s}\n\nc")]
     parts = place_summary([assistant("a")], s, [{"role": "user", "content": [{"type": "text", "text": "c"}]}])
     assert parts[1]["content"][0] == {"type": "text", "text": s}
+    assert split_summary(parts[1]["content"]) == ("body", "c")
+    blank = place_summary([assistant("a")], s, [user("\n")])[1]
+    assert split_summary(blank["content"]) == ("body", "\n")  # a whitespace ask stays an ask
+    calls = place_summary([user("a")], s, [assistant(None, CALLS)])[1]
+    assert calls["content"] == s and calls["tool_calls"] == assistant(None, CALLS)["tool_calls"]
 
 
 def test_find_paths_catches_relative_home_absolute_and_bare_files():

@@ -1,0 +1,236 @@
+"""Prefix stability: how much of each request is a byte-identical prefix of the one before.
+
+A scripted 30-turn session through the loopback model (real ``openai`` SDK): memory writes
+mid-session, tool calls with and without provider ids, a ``chat -c`` resume in a new process
+halfway, with recall off and with the ``local`` recall provider on every turn. For every request
+we compare its cache-order bytes (tools, system, then each message — the order providers cache
+in) with the previous request's, and check the targets of issue 4:
+
+* system prompt and tool schemas byte-identical in 100 % of requests;
+* the common prefix reaches at least the start of the previous request's last user message.
+
+Beside them, a naive baseline built from the same transcripts: system prompt rebuilt every turn
+from live memory with the recall in it, and random ids for tool calls the provider sent without.
+Also: ``chat -q`` start-up wall time against the loopback model, and last byte → exit.
+
+Run: ``.venv/bin/python bench/bench_prefix.py`` (about a minute).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.agent import Agent  # noqa: E402
+from engine.config import load_config  # noqa: E402
+from engine.memory import MemoryStore  # noqa: E402
+from engine.store import SessionDB  # noqa: E402
+from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec  # noqa: E402
+from hermes_tui.loopback_llm.script import common_prefix_len  # noqa: E402
+
+TURNS = 30
+RESUME_TURN = 15
+HISTORY_TOPICS = ["postgres migration", "terraform staging deploy", "grafana latency dashboard",
+                  "rust axum router", "python decorators"]
+
+
+def user_turns(body: dict) -> int:
+    return sum(1 for m in body["messages"] if m["role"] == "user")
+
+
+def responder(body: dict) -> Any:
+    """Turn n: memory write every 5th, search without id every 5th+1, two id-less calls every 7th."""
+    if body["messages"][-1]["role"] == "tool":
+        return Reply(text="Done — here is what I found and changed.")
+    n = user_turns(body)
+    if n % 5 == 2:
+        args = json.dumps({"action": "add", "target": "memory", "content": f"Fact number {n}: the team deploys on Thursdays"})
+        return Reply(tool_calls=[ToolCallSpec("memory", args, id=f"call_mem_{n}")])
+    if n % 5 == 3:
+        return Reply(tool_calls=[ToolCallSpec("session_search", json.dumps({"query": "migration"}))])
+    if n % 7 == 0:
+        return Reply(tool_calls=[ToolCallSpec("session_search", json.dumps({"query": "terraform"})),
+                                 ToolCallSpec("session_search", json.dumps({"query": "grafana"}))])
+    return Reply(text=f"Answer to turn {n}: " + "details " * 40)
+
+
+def seed_history(home: Path) -> None:
+    with SessionDB.open_home(home) as db:
+        for i, topic in enumerate(HISTORY_TOPICS):
+            sid = db.create_session(title=f"Earlier {i}")
+            db.append_messages(sid, [{"role": "user", "content": f"Help with the {topic} please"},
+                                     {"role": "assistant", "content": f"Notes on {topic}: step one, step two."}])
+            db.end_session(sid, "user_exit")
+
+
+def cache_order_bytes(body: dict, system_override: str | None = None, id_map: dict | None = None) -> bytes:
+    """Tools, then system, then messages — each canonical JSON — the order a prompt cache sees."""
+    messages = body["messages"]
+    system = messages[0]["content"] if system_override is None else system_override
+    parts = [json.dumps(body.get("tools", []), sort_keys=False), json.dumps(system)]
+    for message in messages[1:]:
+        if id_map:
+            message = rewrite_ids(message, id_map)
+        parts.append(json.dumps(message, sort_keys=False))
+    return "\n".join(parts).encode()
+
+
+def rewrite_ids(message: dict, id_map: dict) -> dict:
+    text = json.dumps(message)
+    for old, new in id_map.items():
+        text = text.replace(old, new)
+    return json.loads(text)
+
+
+def last_user_offset(body: dict, encoded: bytes) -> int:
+    """Byte offset where the last user message starts in ``cache_order_bytes`` output."""
+    messages = body["messages"]
+    index = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    prefix = cache_order_bytes({**body, "messages": messages[:index]})
+    return len(prefix) + 1
+
+
+def run_session(recall: bool, work: Path) -> tuple[list[dict], list[str]]:
+    """Drive the 30 turns; return the request bodies and the live memory text at each request."""
+    home = work / ("home_recall" if recall else "home_plain")
+    home.mkdir(parents=True)
+    seed_history(home)
+    with LoopbackLLM(responder=responder) as llm:
+        config = {"model": {"provider": "openai", "name": "bench-model", "base_url": llm.base_url_openai},
+                  "memory": {"provider": "local" if recall else "", "memory_char_limit": 20000}}
+        (home / "config.yaml").write_text(yaml.safe_dump(config))
+        memory = MemoryStore.from_config(load_config(home))
+        live_memory: list[str] = []
+        seen = 0
+
+        def note_memory() -> None:
+            nonlocal seen
+            while seen < len(llm.requests):
+                live_memory.append(memory.load_snapshot().render())
+                seen += 1
+
+        def turn_events(_event: Any) -> None:
+            note_memory()
+
+        db = SessionDB.open_home(home)
+        agent = Agent.start(load_config(home), db, source="cli", cwd=home)
+        for turn in range(1, TURNS + 1):
+            if turn == RESUME_TURN:
+                agent.close()
+                env = {**os.environ, "PYTHONPATH": str(ROOT)}
+                subprocess.run([sys.executable, "-m", "hermes_tui", "--home", str(home), "chat", "-c", "-q",
+                                f"Turn {turn}: resumed in another process"], check=True, env=env,
+                               capture_output=True)
+                note_memory()
+                agent = Agent.start(load_config(home), db, continue_title="", source="cli", cwd=home)
+                continue
+            agent.run_turn(f"Turn {turn}: tell me about the {HISTORY_TOPICS[turn % 5]} again", turn_events)
+            note_memory()
+        agent.close()
+        db.close()
+        return [r.json for r in llm.requests], live_memory
+
+
+def measure(bodies: list[dict], live_memory: list[str]) -> dict[str, Any]:
+    ratios, naive_ratios = [], []
+    same_system = same_tools = reaches_user = 0
+    previous: tuple[dict, bytes] | None = None
+    previous_naive: bytes | None = None
+    for body, memory_text in zip(bodies, live_memory):
+        encoded = cache_order_bytes(body)
+        # Naive: prompt rebuilt from live memory + recall in it; id-less calls re-randomized each request.
+        recall = "".join(m["content"].split("<memory-context>", 1)[1] for m in body["messages"][1:]
+                         if m["role"] == "user" and isinstance(m["content"], str) and "<memory-context>" in m["content"])
+        id_map = {m_id: f"call_{uuid.uuid4().hex[:12]}" for m in body["messages"] for m_id in
+                  [c["id"] for c in m.get("tool_calls") or []] if not m_id.startswith("call_mem_")}
+        naive = cache_order_bytes(body, system_override=body["messages"][0]["content"] + memory_text + recall, id_map=id_map)
+        if previous is not None:
+            prev_body, prev_encoded = previous
+            same_system += prev_body["messages"][0]["content"] == body["messages"][0]["content"]
+            same_tools += json.dumps(prev_body.get("tools")) == json.dumps(body.get("tools"))
+            common = common_prefix_len(prev_encoded, encoded)
+            ratios.append(common / len(prev_encoded))
+            reaches_user += common >= last_user_offset(prev_body, prev_encoded)
+            assert previous_naive is not None
+            naive_ratios.append(common_prefix_len(previous_naive, naive) / len(previous_naive))
+        previous, previous_naive = (body, encoded), naive
+    pairs = len(ratios)
+    return {
+        "requests": len(bodies), "pairs": pairs,
+        "system_identical": f"{same_system}/{pairs}", "tools_identical": f"{same_tools}/{pairs}",
+        "prefix_reaches_last_user": f"{reaches_user}/{pairs}",
+        "mean_ratio": statistics.mean(ratios), "min_ratio": min(ratios),
+        "naive_mean_ratio": statistics.mean(naive_ratios),
+    }
+
+
+def chat_startup(work: Path) -> dict[str, float]:
+    """Wall time of a one-line ``chat -q`` turn in a fresh process, and last byte → exit."""
+    home = work / "home_startup"
+    home.mkdir()
+    with LoopbackLLM(responder=lambda _b: Reply(text="ok")) as llm:
+        (home / "config.yaml").write_text(yaml.safe_dump(
+            {"model": {"provider": "openai", "name": "bench-model", "base_url": llm.base_url_openai}}))
+        exe = str(Path(sys.executable).with_name("hermes-tui"))
+        walls, tails = [], []
+        for _ in range(7):
+            started = time.perf_counter()
+            proc = subprocess.Popen([exe, "--home", str(home), "chat", "-q", "hi"], stdout=subprocess.PIPE)
+            assert proc.stdout is not None
+            proc.stdout.read(2)  # the reply's first bytes ("ok")
+            last_byte = time.perf_counter()
+            proc.wait()
+            ended = time.perf_counter()
+            walls.append(ended - started)
+            tails.append(ended - last_byte)
+    return {"wall_median_s": statistics.median(walls), "wall_min_s": min(walls),
+            "last_byte_to_exit_median_ms": statistics.median(tails) * 1000}
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        plain = measure(*run_session(False, work))
+        recall = measure(*run_session(True, work))
+        startup = chat_startup(work)
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
+    lines = [
+        "# Prefix stability and `chat -q` start-up (issue 4)", "",
+        f"`bench/bench_prefix.py` — {stamp}, {machine}.", "",
+        f"A {TURNS}-turn scripted session through the loopback model (OpenAI wire format, real `openai` SDK):",
+        "memory writes every 5 turns, `session_search` calls without provider ids (single and parallel),",
+        f"and turn {RESUME_TURN} run as `hermes-tui chat -c -q` in a separate process. Bytes compared in cache order",
+        "(tools, system, messages). Ratio = common prefix with the previous request ÷ previous request length.", "",
+        "| measure | recall off | recall on every turn (`local`) |", "|---|---|---|",
+    ]
+    for key in ("requests", "system_identical", "tools_identical", "prefix_reaches_last_user"):
+        lines.append(f"| {key.replace('_', ' ')} | {plain[key]} | {recall[key]} |")
+    lines.append(f"| mean prefix ratio | {plain['mean_ratio']:.3f} | {recall['mean_ratio']:.3f} |")
+    lines.append(f"| min prefix ratio | {plain['min_ratio']:.3f} | {recall['min_ratio']:.3f} |")
+    lines.append(f"| naive baseline mean ratio | {plain['naive_mean_ratio']:.3f} | {recall['naive_mean_ratio']:.3f} |")
+    lines += ["", "`chat -q` one-line turn in a fresh process (7 runs, OpenAI provider):", "",
+              f"- wall time median {startup['wall_median_s']:.3f} s (min {startup['wall_min_s']:.3f} s; target < 0.7 s)",
+              f"- last streamed byte → process exit, median {startup['last_byte_to_exit_median_ms']:.0f} ms"]
+    text = "\n".join(lines) + "\n"
+    out = ROOT / "bench" / "results" / "prefix.md"
+    out.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Session store benchmark: every figure is a ratio of two timings taken in the same run.
+
+Run: ``.venv/bin/python bench/bench_store.py`` (first run builds the synthetic home, ~2 min).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.synthetic_home import cached_home  # noqa: E402
+from engine.store import SessionDB  # noqa: E402
+from hermes_tui.cli import main  # noqa: E402
+
+REPEAT = 7
+
+
+def timed(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def best_of(fn: Callable[[], object], repeat: int = REPEAT) -> float:
+    """Median of ``repeat`` runs after one warm-up (page cache and statement cache warm)."""
+    fn()
+    return statistics.median(timed(fn) for _ in range(repeat))
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def query_classes(conn: sqlite3.Connection) -> dict[str, list[tuple[str, str, str]]]:
+    """(user query, bare MATCH text, bare table) per class, ≥ 50 queries in all."""
+    rare = [f"rareword{n}" for n in range(0, 5000, 400)][:13]
+    common = ["deploy", "staging", "kubernetes", "python", "error", "fix", "test", "database", "api", "server",
+              "config", "build", "release"]
+    phrases = ['"deploy staging"', '"python error"', '"fix test"', '"database api"', '"server config"',
+               '"build release"', '"kubernetes python"', '"staging deploy"', '"error fix"', '"test database"',
+               '"api server"', '"config build"', '"release deploy"']
+    cjk = ["迁移支付", "数据库配置", "部署测试", "失败原因", "修复日志", "缓存会话", "搜索索引", "查询延迟", "支付服务",
+           "配置部署", "测试失败", "原因修复", "日志缓存"]
+    return {
+        "rare word": [(q, q, "messages_fts") for q in rare],
+        "common word": [(q, q, "messages_fts") for q in common],
+        "phrase": [(q, q, "messages_fts") for q in phrases],
+        "CJK ≥ 3 chars": [(q, f'"{q}"', "messages_fts_trigram") for q in cjk],
+    }
+
+
+def bench_search(db: SessionDB, conn: sqlite3.Connection) -> list[str]:
+    lines = ["| class | queries | bare p50 ms | ours p50 ms | ratio p50 | bare p95 ms | ours p95 ms | ratio p95 |",
+             "|---|---|---|---|---|---|---|---|"]
+    all_bare: list[float] = []
+    all_ours: list[float] = []
+    for name, queries in query_classes(conn).items():
+        bare_t, ours_t = [], []
+        for user_q, match, table in queries:
+            bare_sql = f"SELECT rowid, content FROM {table} WHERE {table} MATCH ? ORDER BY rank LIMIT 20"
+            bare_t.append(best_of(lambda: conn.execute(bare_sql, (match,)).fetchall()))
+            ours_t.append(best_of(lambda: db.search(user_q, limit=20)))
+        all_bare += bare_t
+        all_ours += ours_t
+        lines.append(row(name, len(queries), bare_t, ours_t))
+    lines.append(row("**all**", len(all_bare), all_bare, all_ours))
+    return lines
+
+
+def row(name: str, n: int, bare: list[float], ours: list[float]) -> str:
+    b50, o50, b95, o95 = pct(bare, 50), pct(ours, 50), pct(bare, 95), pct(ours, 95)
+    return (f"| {name} | {n} | {b50 * 1e3:.2f} | {o50 * 1e3:.2f} | {o50 / b50:.2f}× | {b95 * 1e3:.2f} | "
+            f"{o95 * 1e3:.2f} | {o95 / b95:.2f}× |")
+
+
+def bench_short_cjk(db: SessionDB, conn: sqlite3.Connection) -> list[str]:
+    like_sql = ("SELECT m.id, m.session_id, m.content FROM messages m WHERE m.content LIKE ? "
+                "ORDER BY m.timestamp DESC LIMIT 20")
+    lines = ["| query | LIKE scan ms | ours ms | ratio |", "|---|---|---|---|"]
+    ratios = []
+    for q in ["迁", "支付", "库", "延迟", "令牌", "补丁", "龙", "不存"]:
+        like = best_of(lambda: conn.execute(like_sql, (f"%{q}%",)).fetchall(), 3)
+        ours = best_of(lambda: db.search(q, limit=20))
+        ratios.append(ours / like)
+        lines.append(f"| {q} | {like * 1e3:.1f} | {ours * 1e3:.2f} | {ours / like:.3f}× |")
+    lines.append(f"| **worst** | | | {max(ratios):.3f}× |")
+    return lines
+
+
+def bench_append_history(db: SessionDB) -> str:
+    small = db.create_session(title="bench small")
+    big = db.create_session(title="bench big")
+    db.append_messages(small, [{"role": "user", "content": f"prior {i}"} for i in range(5)])
+    for start in range(0, 5000, 500):
+        db.append_messages(big, [{"role": "user", "content": f"prior {i} deploy 部署"} for i in range(start, start + 500)])
+    turn = [{"role": "user", "content": "one more question about deploy 迁移"},
+            {"role": "assistant", "content": "one more answer about the staging server"}]
+    small_t, big_t = [], []
+    for _ in range(200):  # interleaved so drift hits both equally
+        small_t.append(timed(lambda: db.append_messages(small, turn)))
+        big_t.append(timed(lambda: db.append_messages(big, turn)))
+    s, b = statistics.median(small_t), statistics.median(big_t)
+    return f"| append one turn | 5 prior: {s * 1e3:.3f} ms | 5,000 prior: {b * 1e3:.3f} ms | {b / s:.2f}× |"
+
+
+def bench_append_tail(db: SessionDB, count: int = 20_000) -> str:
+    sid = db.create_session(title="bench tail")
+    rng = random.Random(7)
+    times = []
+    for i in range(count):
+        text = f"tail message {i} {rng.choice(['deploy', 'fix', '部署测试', 'latency'])}"
+        times.append(timed(lambda: db.append_messages(sid, [{"role": "user", "content": text}])))
+    p50, p999, worst = pct(times, 50), pct(times, 99.9), max(times)
+    return (f"| {count:,} single appends | p50 {p50 * 1e3:.3f} ms | p99.9 {p999 * 1e3:.3f} ms "
+            f"(max {worst * 1e3:.1f} ms) | {p999 / p50:.2f}× |")
+
+
+def bench_list(big_home: Path, empty_home: Path) -> str:
+    def run(home: Path) -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["--home", str(home), "sessions", "list", "--limit", "20"]) == 0
+
+    empty = best_of(lambda: run(empty_home), 15)
+    big = best_of(lambda: run(big_home), 15)
+    return f"| `sessions list --limit 20` | empty: {empty * 1e3:.2f} ms | big: {big * 1e3:.2f} ms | {big / empty:.2f}× |"
+
+
+def main_bench() -> None:
+    source = cached_home()
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "big"
+        home.mkdir()
+        shutil.copyfile(source / "state.db", home / "state.db")
+        empty = Path(tmp) / "empty"
+        db = SessionDB.open_home(home)
+        SessionDB.open_home(empty).close()
+        conn = sqlite3.connect(home / "state.db")
+        stats = db.stats()
+        cjk = conn.execute("SELECT COUNT(*) FROM messages WHERE content GLOB '*[一-龥]*'").fetchone()[0]
+        out = [
+            f"Home: {stats['sessions']:,} sessions, {stats['messages']:,} messages ({cjk:,} with CJK), "
+            f"{stats['db_bytes'] / 1e6:.0f} MB.",
+            "",
+            "### Search vs the bare FTS query (median of 7 runs per query)",
+            "Bare: `SELECT rowid, content FROM <fts> WHERE <fts> MATCH ? ORDER BY rank LIMIT 20` "
+            "(messages_fts; messages_fts_trigram for CJK). Ours: `SessionDB.search(q, limit=20)` — sanitizing, "
+            "joins for session/title, snippet(), lineage roots, SearchHit objects.",
+            "",
+            *bench_search(db, conn),
+            "",
+            "### 1–2 character CJK vs a plain LIKE scan",
+            "LIKE: `SELECT … FROM messages m WHERE m.content LIKE '%q%' ORDER BY m.timestamp DESC LIMIT 20`.",
+            "",
+            *bench_short_cjk(db, conn),
+            "",
+            "### Writes and listing",
+            "",
+            "| measure | A | B | ratio |",
+            "|---|---|---|---|",
+            bench_append_history(db),
+            bench_list(home, empty),
+            bench_append_tail(db),
+        ]
+        conn.close()
+        db.close()
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {platform.machine()}")
+    main_bench()
