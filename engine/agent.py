@@ -8,6 +8,7 @@ moment it exists (a crash after the user's message keeps it), and reports everyt
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -430,7 +431,11 @@ class Agent:
             on_event(Notice("Nothing to compress yet: the conversation fits in its protected head and tail.", "information"))
             return
         title = self.db.next_lineage_title(self.title) if self.title else None
-        self._rotate("compression", result.messages, title, self._build_prompt(), on_event)
+        try:
+            self._rotate("compression", result.messages, title, self._build_prompt(), on_event)
+        except (HermesError, OSError, sqlite3.Error) as exc:
+            on_event(Notice(f"Compression failed ({exc}); the conversation continues uncompressed.", "error"))
+            return
         self.last_prompt_tokens = None  # re-estimated until the next call reports real figures
         if result.error:
             on_event(Notice(f"The summary model failed ({result.error}); a structured fallback summary was used."))

@@ -23,7 +23,7 @@ from engine.events import EngineEvent, TurnFailed
 from engine.memory import ApprovalDecision, ApprovalRequest
 from engine.memory.store import HEADERS
 from hermes_tui.event_bridge import EventBridge
-from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested
+from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested, TextArrived
 from hermes_tui.palette import SlashCommandsProvider
 from hermes_tui.screens.main import MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
@@ -36,11 +36,10 @@ if TYPE_CHECKING:
     from engine.agent import Agent
 
 AgentCall = Callable[[Callable[[EngineEvent], None], threading.Event], None]
-StartAgent = Callable[[Callable[[Any], Any]], "Agent"]
+StartAgent = Callable[[Callable[[ApprovalRequest], ApprovalDecision]], "Agent"]
 
 # Commands that use the agent's session (and its database connection) and so wait for the turn.
 IDLE_ONLY = frozenset({"new", "title", "resume", "compress", "branch"})
-NO_KEY_HINT = "Memory, approvals, history and /commands all work without a model."
 
 
 class HermesApp(App):
@@ -52,7 +51,7 @@ class HermesApp(App):
     SCREENS = {"main": MainScreen}
     BINDINGS = [
         Binding("ctrl+n", "slash('/new')", "New"),
-        Binding("ctrl+y", "slash('/copy')", "Copy reply"),
+        Binding("f5", "slash('/copy')", "Copy reply"),
         Binding("ctrl+r", "retry", "Retry", show=False),
     ]
 
@@ -79,7 +78,7 @@ class HermesApp(App):
         self.bridge = EventBridge(self.main, memory_notifications=notifications)
         await self.show_transcript()
         if self.agent.provider_problem:
-            await self.main.chat.add(Entry("error", text=f"{self.agent.provider_problem}\n{NO_KEY_HINT}"))
+            await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
 
     def _initial_theme(self) -> str:
         wanted = str(self.agent.config.get("display.theme") or "")
@@ -110,18 +109,14 @@ class HermesApp(App):
 
     # ----- turns --------------------------------------------------------------------------------
 
-    def _to_ui(self, callback: Callable[..., Any], *args: Any) -> None:
-        """Run ``callback`` on the UI thread and wait for it (from the turn worker or the agent's
-        background threads). Once the app has closed there is nothing left to show it on."""
-        try:
-            self.call_from_thread(callback, *args)
-        except RuntimeError:
-            pass
-
     def _emit(self, event: EngineEvent) -> None:
-        """Worker thread → UI thread, one event at a time (back-pressure keeps order)."""
+        """The agent's ``on_event``: called from its threads, delivered in order by the bridge."""
         assert self.bridge is not None
-        self._to_ui(self.bridge.handle, event)
+        self.bridge.emit(event)
+
+    async def on_text_arrived(self, message: TextArrived) -> None:
+        assert self.bridge is not None
+        await self.bridge.drain_text()
 
     @work(thread=True, exclusive=True, group="turn")
     def _run_agent(self, call: AgentCall) -> None:
@@ -130,7 +125,10 @@ class HermesApp(App):
         except HermesError as exc:
             self._emit(TurnFailed(str(exc), retryable=False))
         finally:
-            self._to_ui(self.turn_finished)
+            try:
+                self.call_from_thread(self.turn_finished)
+            except RuntimeError:  # the app has closed
+                pass
 
     def _start(self, call: AgentCall) -> None:
         self.busy = True
@@ -295,8 +293,8 @@ class HermesApp(App):
 
     async def slash_help(self, args: str) -> None:
         keys = list(PROMPT_KEYS)
-        for active in self.main.active_bindings.values():
-            if active.binding.description:
+        for active in self.main.active_bindings.values():  # the app's and screen's, not the editor's
+            if active.binding.description and active.node in (self, self.main):
                 keys.append((self.get_key_display(active.binding), active.binding.description))
         await self._info(self.slash_registry.help_text(keys))
 

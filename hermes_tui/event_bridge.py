@@ -1,15 +1,19 @@
 """The one place engine events become widget calls.
 
-The agent's worker thread hands each event to ``EventBridge.handle`` through
-``App.call_from_thread``; every handler here runs on the UI thread. Widgets never see engine
-events, and the engine never sees widgets.
+The agent's threads call ``EventBridge.emit``. Text deltas are coalesced: they go into a buffer
+and one ``TextArrived`` message asks the UI thread to drain it, so a fast stream never waits on
+a screen refresh per token. Every other event goes through ``App.call_from_thread`` (blocking,
+so the worker keeps pace) and drains the buffered text first, which keeps the order. Handlers
+run on the UI thread. Widgets never see engine events, and the engine never sees widgets.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from engine import events as ev
+from hermes_tui.messages import TextArrived
 from hermes_tui.widgets.chat_messages import AssistantMessage, Entry
 
 if TYPE_CHECKING:
@@ -25,6 +29,8 @@ class EventBridge:
         self.screen = screen
         self.memory_notifications = memory_notifications
         self.reply: AssistantMessage | None = None
+        self._text: list[str] = []
+        self._text_lock = threading.Lock()
         self._handlers: dict[type, Callable[[Any], Awaitable[None] | None]] = {
             ev.TurnStarted: self.on_turn_started,
             ev.TextDelta: self.on_text_delta,
@@ -41,7 +47,30 @@ class EventBridge:
             ev.TitleChanged: self.on_title_changed,
         }
 
+    def emit(self, event: ev.EngineEvent) -> None:
+        """Any thread but the UI's: queue a delta, or deliver an event and wait for the widgets."""
+        if isinstance(event, ev.TextDelta):
+            with self._text_lock:
+                self._text.append(event.text)
+                first = len(self._text) == 1
+            if first:
+                self.screen.app.post_message(TextArrived())
+            return
+        try:
+            self.screen.app.call_from_thread(self.handle, event)
+        except RuntimeError:  # the app has closed: nothing left to show it on
+            pass
+
+    async def drain_text(self) -> None:
+        """UI thread: write everything buffered so far as one fragment."""
+        with self._text_lock:
+            text, self._text = "".join(self._text), []
+        if text:
+            await self.on_text_delta(ev.TextDelta(text))
+            self.screen.refresh_new_output_hint()
+
     async def handle(self, event: ev.EngineEvent) -> None:
+        await self.drain_text()
         handler = self._handlers.get(type(event))
         if handler is not None:
             result = handler(event)

@@ -36,3 +36,8 @@ class ApprovalRequested(Message):
 @dataclass
 class PendingChanged(Message):
     """The approval queue on disk changed (approve, reject, a new staged write)."""
+
+
+@dataclass
+class TextArrived(Message):
+    """Reply text is waiting in the event bridge's buffer (posted once per batch, from a thread)."""

@@ -36,7 +36,7 @@ class SlashCommand:
 COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("new", "", "start a new session"),
     SlashCommand("title", "NAME", "rename this session"),
-    SlashCommand("resume", "[ID|TITLE]", "resume a session (the most recent one without an argument)"),
+    SlashCommand("resume", "[ID|TITLE]", "resume a session (lists recent ones without an argument)"),
     SlashCommand("compress", "[FOCUS]", "summarize the middle of the conversation now"),
     SlashCommand("branch", "[NAME]", "fork this conversation into a new session"),
     SlashCommand(

@@ -47,6 +47,11 @@ def new_session_id(at: float) -> str:
     return f"{stamp}_{secrets.token_hex(3)}"
 
 
+def end_in_transaction(conn: sqlite3.Connection, session_id: str, reason: str) -> None:
+    """Mark a session ended inside the caller's transaction."""
+    conn.execute("UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?", (clock.now(), reason, session_id))
+
+
 class SessionDB:
     """Sessions and messages of one Hermes home (see DESIGN.md "state.db")."""
 
@@ -175,6 +180,65 @@ class SessionDB:
 
         return self._write(work)
 
+    def fork_session(
+        self,
+        parent_id: str,
+        *,
+        end_reason: str,
+        messages: Sequence[Mapping[str, Any]],
+        title: str | None,
+        system_prompt: str,
+        model: str | None,
+        source: str,
+        cwd: str | None = None,
+    ) -> str:
+        """Continue ``parent_id`` in a new child session holding ``messages``, and end the parent.
+
+        One transaction: a crash leaves either the old session open and untouched or the whole
+        new lineage step — never an ended parent without its continuation (compression, branch).
+        """
+        started = clock.now()
+        child = new_session_id(started)
+        clean_title = sanitize_title(title) if title is not None else None
+        rows = [message_row(child, i, m, started) for i, m in enumerate(messages)]
+
+        def work(conn: sqlite3.Connection) -> str:
+            self._must_exist(conn, parent_id)
+            if clean_title is not None:
+                self._check_title_free(conn, clean_title, child)
+            conn.execute(
+                "INSERT INTO sessions (id, source, model, system_prompt, parent_session_id, started_at, title, cwd, "
+                "message_count, tool_call_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (child, source, model, system_prompt, parent_id, started, clean_title, cwd, len(rows),
+                 tool_call_total(list(messages))),
+            )
+            for row in rows:
+                conn.execute(INSERT_SQL, row)
+            end_in_transaction(conn, parent_id, end_reason)
+            return child
+
+        return self._write(work)
+
+    def compression_count(self, session_id: str) -> int:
+        """How many compressions led to ``session_id`` (its ancestors that ended in compression)."""
+        ancestors = self.lineage_path(session_id)[:-1]
+        if not ancestors:
+            return 0
+        marks = ",".join("?" * len(ancestors))
+        sql = f"SELECT COUNT(*) FROM sessions WHERE end_reason = 'compression' AND id IN ({marks})"
+        return int(self._read(lambda c: c.execute(sql, ancestors).fetchone()[0]))
+
+    def lineage_path(self, session_id: str) -> list[str]:
+        """``session_id`` and its ancestors, root first."""
+        path: list[str] = []
+        current: str | None = session_id
+        while current is not None and current not in path:
+            path.append(current)
+            row = self._read(lambda c: c.execute(
+                "SELECT parent_session_id FROM sessions WHERE id = ?", (current,)).fetchone())
+            current = row[0] if row else None
+        return path[::-1]
+
     def _update(self, session_id: str, sql: str, params: Sequence[Any]) -> None:
         def work(conn: sqlite3.Connection) -> None:
             self._must_exist(conn, session_id)
@@ -186,7 +250,11 @@ class SessionDB:
         self._update(session_id, "UPDATE sessions SET system_prompt = ? WHERE id = ?", (prompt,))
 
     def end_session(self, session_id: str, reason: str) -> None:
-        self._update(session_id, "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?", (clock.now(), reason))
+        def work(conn: sqlite3.Connection) -> None:
+            self._must_exist(conn, session_id)
+            end_in_transaction(conn, session_id, reason)
+
+        self._write(work)
 
     def reopen_session(self, session_id: str) -> None:
         """Clear the end mark when a person resumes a session that had been closed."""

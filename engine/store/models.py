@@ -92,7 +92,11 @@ class StoredMessage:
 
 @dataclass
 class SearchHit:
-    """One matching message; ``snippet`` marks matches with MATCH_START/MATCH_END."""
+    """One matching message; ``snippet`` marks matches with MATCH_START/MATCH_END.
+
+    ``rank`` is the 1-based position in the result (best first), not a bm25 score: asking FTS5
+    for the score costs a second scoring pass per row.
+    """
 
     session_id: str
     lineage_root: str
@@ -101,7 +105,7 @@ class SearchHit:
     role: str
     snippet: str
     timestamp: float
-    rank: float
+    rank: int
 
     def to_json(self) -> dict[str, Any]:
         return {

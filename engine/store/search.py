@@ -1,4 +1,4 @@
-"""Running a parsed query against ``state.db``: one SQL statement per search, whichever route.
+"""Running a parsed query against ``state.db``: a few statements per search, never one per hit.
 
 WORD/TRIGRAM: the FTS table is the outer loop (CROSS JOIN pins it) so FTS5 hands rows over
 already ordered by rank; the joins to ``messages``/``sessions`` and ``snippet()`` then run only
@@ -8,17 +8,19 @@ SHORT (CJK terms of 1–2 characters, which no trigram can hold): a trigram *sta
 term exists for every occurrence, because the indexed text always ends in padding. So the
 trigram index's vocabulary, read as a term range through a temporary ``fts5vocab`` table, yields
 exactly the messages containing the term — an index read instead of a ``LIKE`` scan of every
-message. Newest messages come first on this route (there is no relevance to rank by).
+message. A common term would make that read long, so the newest messages are tried first and
+usually fill the page. Newest messages come first on this route (there is no relevance to rank by).
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any, Collection
 
 from engine.store.lineage import roots_of
 from engine.store.models import MATCH_END, MATCH_START, SearchHit
-from engine.store.query import ParsedQuery, Route, has_cjk
+from engine.store.query import ParsedQuery, Route, Term, has_cjk
 from engine.store.schema import FTS_TEXT
 
 SNIPPET_TOKENS = {Route.WORD: 16, Route.TRIGRAM: 48}
@@ -26,6 +28,7 @@ FTS_TABLE = {Route.WORD: "messages_fts", Route.TRIGRAM: "messages_fts_trigram"}
 VOCAB = "temp.hermes_trigram_vocab"
 MAX_CHAR = "\U0010ffff"
 SNIPPET_BEFORE, SNIPPET_AFTER = 30, 70
+RECENT_WINDOW = 500
 
 
 def _filters(
@@ -46,10 +49,11 @@ def _filters(
 
 
 def _fts_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
+    # No ``rank`` column in the output: selecting it makes FTS5 compute bm25 a second time per row.
     table = FTS_TABLE[parsed.route]
     sql = f"""
-SELECT {table}.rowid, snippet({table}, 0, ?, ?, '…', {SNIPPET_TOKENS[parsed.route]}), {table}.rank,
-       m.session_id, m.role, m.timestamp, s.title
+SELECT {table}.rowid, snippet({table}, 0, ?, ?, '…', {SNIPPET_TOKENS[parsed.route]}),
+       m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
 FROM {table} CROSS JOIN messages m ON m.id = {table}.rowid CROSS JOIN sessions s ON s.id = m.session_id
 WHERE {table} MATCH ?{where}
 ORDER BY {table}.rank LIMIT ?"""
@@ -57,26 +61,59 @@ ORDER BY {table}.rank LIMIT ?"""
 
 
 def make_snippet(text: str, needles: list[str]) -> str:
-    """A window around the first match with every needle marked (case-insensitive for ASCII)."""
-    folded = text.lower()
-    hits = [(folded.find(n), n) for n in needles if n and folded.find(n) >= 0]
-    first = min((pos for pos, _ in hits), default=0)
-    start, end = max(0, first - SNIPPET_BEFORE), min(len(text), first + SNIPPET_AFTER)
-    window, window_folded = text[start:end], folded[start:end]
-    out: list[str] = []
-    i = 0
-    while i < len(window):
-        match = next((n for n in needles if n and window_folded.startswith(n, i)), None)
-        if match:
-            out.append(f"{MATCH_START}{window[i:i + len(match)]}{MATCH_END}")
-            i += len(match)
-        else:
-            out.append(window[i])
-            i += 1
-    return ("…" if start else "") + "".join(out).replace("\n", " ") + ("…" if end < len(text) else "")
+    """A window around the first match with every needle marked (case-insensitive)."""
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(set(needles), key=len, reverse=True) if n), re.I)
+    first = pattern.search(text) if pattern.pattern else None
+    pos = first.start() if first else 0
+    start, end = max(0, pos - SNIPPET_BEFORE), min(len(text), pos + SNIPPET_AFTER)
+    window = text[start:end]
+    if pattern.pattern:
+        window = pattern.sub(lambda m: f"{MATCH_START}{m.group(0)}{MATCH_END}", window)
+    return ("…" if start else "") + " ".join(window.split("\n")) + ("…" if end < len(text) else "")
+
+
+def _check_sql(terms: list[Term]) -> str:
+    """``instr`` per term; ``lower()`` (a copy of every row's text) only for terms with case."""
+    raw = FTS_TEXT.format(r="m")
+    return "".join(
+        f" AND instr({raw if t.text.lower() == t.text.upper() else f'lower({raw})'}, ?)"
+        f" {'=' if t.op == 'NOT' else '>'} 0"
+        for t in terms
+    )
+
+
+_SHORT_SELECT = """
+SELECT m.id, m.content, m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
+FROM {source} CROSS JOIN messages m ON m.id = cand.id CROSS JOIN sessions s ON s.id = m.session_id
+WHERE 1{checks}{where}
+ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
+
+
+_WALK_SELECT = """
+SELECT m.id, m.content, m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
+FROM messages m CROSS JOIN sessions s ON s.id = m.session_id
+WHERE m.timestamp >= (SELECT timestamp FROM messages ORDER BY timestamp DESC LIMIT 1 OFFSET ?){checks}{where}
+ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 
 
 def _short_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
+    """Newest matches first. A common term is found among the newest RECENT_WINDOW messages; a
+    rarer one is looked up through the trigram vocabulary (cost grows with its occurrences)."""
+    lowered = [t.text.lower() for t in parsed.terms]
+    # Walk the timestamp index newest first (stopping at ``limit`` matches), no further back
+    # than the RECENT_WINDOW-th newest message.
+    walk = _WALK_SELECT.format(checks=_check_sql(list(parsed.terms)), where=where)
+    rows = conn.execute(walk, [RECENT_WINDOW - 1, *lowered, *params, limit]).fetchall()
+    if len(rows) < limit:
+        rows = _vocab_rows(conn, parsed, limit, where, params)
+    needles = [t.text.lower() for t in parsed.terms if t.op != "NOT"]
+    return [
+        (mid, make_snippet(content or "", needles), sid, role, ts, title, parent)
+        for mid, content, sid, role, ts, title, parent in rows
+    ]
+
+
+def _vocab_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
     conn.execute(
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {VOCAB} USING fts5vocab(main, messages_fts_trigram, instance)"
     )
@@ -85,23 +122,11 @@ def _short_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where
     # Only excluded (NOT) short terms: nothing narrows the candidates, every message is checked.
     candidates = " INTERSECT ".join(f"SELECT DISTINCT doc FROM {VOCAB} WHERE term >= ? AND term < ?" for _ in indexed)
     candidates = candidates or "SELECT id FROM messages"
-    text = f"lower({FTS_TEXT.format(r='m')})"
-    checks = "".join(
-        f" AND instr({text}, ?) {'=' if t.op == 'NOT' else '>'} 0" for t in checked
+    sql = f"WITH cand(id) AS ({candidates})" + _SHORT_SELECT.format(
+        source="cand", checks=_check_sql(checked), where=where
     )
-    sql = f"""
-WITH cand(id) AS ({candidates})
-SELECT m.id, m.content, m.session_id, m.role, m.timestamp, s.title
-FROM cand CROSS JOIN messages m ON m.id = cand.id CROSS JOIN sessions s ON s.id = m.session_id
-WHERE 1{checks}{where}
-ORDER BY m.id DESC LIMIT ?"""
     bounds = [v for t in indexed for v in (t.text.lower(), t.text.lower() + MAX_CHAR)]
-    args = [*bounds, *(t.text.lower() for t in checked), *params, limit]
-    needles = [t.text.lower() for t in parsed.terms if t.op != "NOT"]
-    return [
-        (mid, make_snippet(content or "", needles), 0.0, sid, role, ts, title)
-        for mid, content, sid, role, ts, title in conn.execute(sql, args)
-    ]
+    return conn.execute(sql, [*bounds, *(t.text.lower() for t in checked), *params, limit]).fetchall()
 
 
 def run_search(
@@ -120,11 +145,11 @@ def run_search(
         rows = _short_rows(conn, parsed, limit, where, params)
     else:
         rows = _fts_rows(conn, parsed, limit, where, params)
-    roots = roots_of(conn, {row[3] for row in rows})
+    roots = roots_of(conn, {row[2] for row in rows if row[6]})  # only continuations need the walk
     return [
         SearchHit(
             session_id=sid, lineage_root=roots.get(sid, sid), title=title, message_id=mid, role=role,
-            snippet=snippet, timestamp=ts, rank=rank,
+            snippet=snippet, timestamp=ts, rank=position,
         )
-        for mid, snippet, rank, sid, role, ts, title in rows
+        for position, (mid, snippet, sid, role, ts, title, _parent) in enumerate(rows, start=1)
     ]

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from engine import clock
 from engine.store import SearchHit
-from hermes_tui.commands.sessions_cmd import _non_negative_int, print_json
+from hermes_tui.commands.sessions_cmd import non_negative_int, print_json
 from hermes_tui.context import CommandContext
 from hermes_tui.formatting import relative_time, snippet_plain, snippet_text
 
@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("search", help="full-text search over every stored session")
     p.add_argument("query", metavar="QUERY", nargs="+",
                    help='words, "phrases", OR, NOT, prefix*; Chinese/Japanese/Korean text works too')
-    p.add_argument("--limit", type=_non_negative_int, default=None,
+    p.add_argument("--limit", type=non_negative_int, default=None,
                    help="most matches to show (default 20); with --summarize, sessions (default 3, at most 5)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--summarize", action="store_true",

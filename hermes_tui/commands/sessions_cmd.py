@@ -20,7 +20,7 @@ LIST_HEADERS = ("Title", "Preview", "Last active", "ID")
 LIST_WIDTHS = (32, 44, 16, 24)
 
 
-def _non_negative_int(text: str) -> int:
+def non_negative_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -30,7 +30,7 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
-def _non_negative_float(text: str) -> float:
+def non_negative_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -221,7 +221,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("list", help="sessions, most recently active first")
     p.add_argument("--source", help="only sessions from this source (cli, telegram, …)")
-    p.add_argument("--limit", type=_non_negative_int, default=20, help="how many (0 = all; default 20)")
+    p.add_argument("--limit", type=non_negative_int, default=20, help="how many (0 = all; default 20)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_list)
 
@@ -252,7 +252,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_delete)
 
     p = sub.add_parser("prune", help="delete ended sessions older than N days")
-    p.add_argument("--older-than", type=_non_negative_float, metavar="DAYS",
+    p.add_argument("--older-than", type=non_negative_float, metavar="DAYS",
                    help="age in days (default sessions.retention_days)")
     p.add_argument("--source", help="only sessions from this source")
     p.add_argument("-y", "--yes", action="store_true", help="do not ask")

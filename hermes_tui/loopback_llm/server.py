@@ -59,7 +59,9 @@ class LoopbackLLM:
     """The fake model server. Use as a context manager; script it with ``push`` or a ``responder``.
 
     Steps are served in order; when none is left, ``responder(request_json)`` decides, and
-    without one the request fails with HTTP 400 naming the problem.
+    without one the request fails with HTTP 400 naming the problem. ``side_responder``, when
+    set, answers every request that offers no tools (titles, summaries, memory reviews made in
+    the background) so they never take a step scripted for the conversation.
     """
 
     def __init__(
@@ -67,10 +69,12 @@ class LoopbackLLM:
         script: Iterable[Step] = (),
         *,
         responder: Responder | None = None,
+        side_responder: Responder | None = None,
         tokens_per_second: float | None = None,
     ) -> None:
         self._steps: deque[Step] = deque(script)
         self.responder = responder
+        self.side_responder = side_responder
         self.tokens_per_second = tokens_per_second
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
@@ -127,9 +131,13 @@ class LoopbackLLM:
             parsed = json.loads(body) if body else None
         except ValueError:
             parsed = None
+        side = self.side_responder is not None and isinstance(parsed, dict) and not parsed.get("tools")
         with self._lock:
             self.requests.append(Recorded(path, headers, body, parsed))
             previous = self._previous_body.get(path)
+            if side:
+                assert self.side_responder is not None
+                return self.side_responder(parsed), parsed, previous
             step = self._steps.popleft() if self._steps else None
         if step is None and self.responder is not None and parsed is not None:
             step = self.responder(parsed)

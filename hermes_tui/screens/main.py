@@ -32,8 +32,8 @@ class MainScreen(Screen):
 
     CSS_PATH = "main.tcss"
     BINDINGS = [
-        Binding("escape", "cancel_reply", "Cancel reply", show=False),
-        Binding("f2", "toggle_side", "Memory panel"),
+        Binding("escape", "cancel_reply", "Stop reply"),
+        Binding("f2", "toggle_side", "Memory"),
         Binding("f3", "focus_approvals", "Approvals"),
         Binding("f4", "toggle_approvals", "Fold approvals", show=False),
         Binding("end", "jump_to_end", "Latest", show=False),
@@ -84,6 +84,13 @@ class MainScreen(Screen):
         """While a reply streams the prompt looks dimmed, but stays typable."""
         self.prompt.set_class(busy, "-busy")
         self.status.set(busy=busy)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """"Stop reply" is in the footer only while a reply streams."""
+        if action == "cancel_reply":
+            return self.app.busy
+        return True
 
     def refresh_new_output_hint(self) -> None:
         self.query_one("#new-output").display = self.chat.unseen

@@ -32,9 +32,9 @@ def describe_request(request: ApprovalRequest) -> str:
     """What would change: the old text (replace/remove) in red, the new text in green."""
     lines = []
     if request.old_text:
-        lines.append(f"[red]- {escape(request.old_text)}[/]")
+        lines.append(f"[$text-error]- {escape(request.old_text)}[/]")
     if request.content and request.action != "remove":
-        lines.append(f"[green]+ {escape(request.content)}[/]")
+        lines.append(f"[$text-success]+ {escape(request.content)}[/]")
     return "\n".join(lines)
 
 

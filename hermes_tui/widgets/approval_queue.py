@@ -42,10 +42,10 @@ def preview_text(record: PendingRecord, current_entries: list[str]) -> str:
     if action == "replace":
         old_text = payload.get("old_text", "")
         old = next((e for e in current_entries if old_text and old_text in e), old_text)
-        return f"[b]replace in {target}[/]\n[red]- {escape(old)}[/]\n[green]+ {escape(content)}[/]"
+        return f"[b]replace in {target}[/]\n[$text-error]- {escape(old)}[/]\n[$text-success]+ {escape(content)}[/]"
     if action == "remove":
-        return f"[b]remove from {target}[/]\n[red]- {escape(payload.get('old_text', ''))}[/]"
-    return f"[b]add to {target}[/]\n[green]+ {escape(content)}[/]"
+        return f"[b]remove from {target}[/]\n[$text-error]- {escape(payload.get('old_text', ''))}[/]"
+    return f"[b]add to {target}[/]\n[$text-success]+ {escape(content)}[/]"
 
 
 class ApprovalQueue(Vertical, can_focus=False):

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from engine.memory import MemoryStore, Usage
 from engine.memory.store import HEADERS
 
-BAR_WIDTH = 30
+BAR_WIDTH = 40
 POLL_SECONDS = 0.5
 
 
@@ -60,7 +60,7 @@ class MemorySection(Vertical):
         lines = []
         for entry in entries:
             text = escape(entry.replace("\n", "\n  "))
-            tag = "" if in_snapshot(entry) else "  [i $text-accent](from next session)[/]"
+            tag = "" if in_snapshot(entry) else "\n  [i $text-accent]↳ from next session[/]"
             lines.append(f"• {text}{tag}")
         self.query_one(".memory-entries", Static).update("\n".join(lines) or "[dim](empty)[/]")
 

@@ -16,7 +16,7 @@ from hermes_tui.loopback_llm import HttpError, LoopbackLLM, Reply
 
 @pytest.fixture
 def llm() -> Iterator[LoopbackLLM]:
-    with LoopbackLLM() as server:
+    with LoopbackLLM(side_responder=lambda _body: Reply(text="Arithmetic")) as server:
         yield server
 
 
@@ -54,7 +54,7 @@ def test_continue_reuses_the_stored_system_prompt(home: Path, llm: LoopbackLLM, 
     assert chat(home, "-c", "-q", "second", "--json") == 0
     second = json.loads(capsys.readouterr().out)
     assert second["session_id"] == first["session_id"]
-    bodies = [json.loads(r.body_bytes) for r in llm.requests]
+    bodies = [json.loads(r.body_bytes) for r in llm.requests if r.json.get("tools")]
     assert bodies[0]["messages"][0] == bodies[1]["messages"][0]
     assert [m["content"] for m in bodies[1]["messages"][1:]] == ["first", "One.", "second"]
     assert second["usage"]["cache_read_tokens"] > 0

@@ -28,10 +28,20 @@ from engine.store import SessionDB
 from hermes_tui.loopback_llm import HttpError, LoopbackLLM, Reply, ToolCallSpec
 
 
+def side_reply(_body: dict) -> Reply:
+    """Titles and memory reviews run in the background; they get their own answer."""
+    return Reply(text="Quokka notes")
+
+
 @pytest.fixture
 def llm() -> Iterator[LoopbackLLM]:
-    with LoopbackLLM() as server:
+    with LoopbackLLM(side_responder=side_reply) as server:
         yield server
+
+
+def turn_requests(llm: LoopbackLLM) -> list:
+    """The conversation's own requests (they offer tools; background calls do not)."""
+    return [r for r in llm.requests if r.json.get("tools")]
 
 
 def make_home(tmp_path: Path, llm: LoopbackLLM, provider: str = "openai", **sections: Any) -> Path:
@@ -93,7 +103,7 @@ def test_system_prompt_is_a_frozen_snapshot_across_memory_writes_and_resume(
     agent.run_turn("remember that I prefer tea", events)
     assert events.of(MemoryWritten) and "Prefers tea" in (home / "memories" / "USER.md").read_text()
     agent.run_turn("again", events)
-    systems = {json.loads(r.body_bytes)["messages"][0]["content"] for r in llm.requests}
+    systems = {json.loads(r.body_bytes)["messages"][0]["content"] for r in turn_requests(llm)}
     assert len(systems) == 1, "the system prompt changed inside a session"
     assert "Prefers tea" not in systems.pop(), "a memory write leaked into this session's prompt"
     session_id = agent.session_id
@@ -101,8 +111,8 @@ def test_system_prompt_is_a_frozen_snapshot_across_memory_writes_and_resume(
 
     resumed, _ = start(home, resume=session_id)
     resumed.run_turn("third", Events())
-    last = json.loads(llm.requests[-1].body_bytes)
-    first = json.loads(llm.requests[0].body_bytes)
+    last = json.loads(turn_requests(llm)[-1].body_bytes)
+    first = json.loads(turn_requests(llm)[0].body_bytes)
     assert last["messages"][0] == first["messages"][0], "resume must reuse the stored prompt byte-for-byte"
     assert len(db.load_transcript(session_id or "")) == 8  # no duplicates after resume
 
@@ -114,10 +124,10 @@ def test_tool_call_without_id_gets_a_stable_id_replayed_every_turn(tmp_path: Pat
     agent, db = start(home)
     agent.run_turn("what did we say about decorators?", Events())
     expected = deterministic_tool_call_id("session_search", args, 0)
-    second = json.loads(llm.requests[1].body_bytes)["messages"]
+    second = json.loads(turn_requests(llm)[1].body_bytes)["messages"]
     assert [m.get("tool_call_id") for m in second if m["role"] == "tool"] == [expected]
     agent.run_turn("thanks", Events())
-    bodies = [r.body_bytes for r in llm.requests]
+    bodies = [r.body_bytes for r in turn_requests(llm)]
     # Everything before the new user message is replayed byte-for-byte.
     assert bodies[2].startswith(bodies[1][: bodies[1].rindex(b'"tools"')].rsplit(b"]", 1)[0])
     stored = db.load_transcript(agent.session_id or "")
@@ -199,11 +209,11 @@ def test_local_recall_goes_into_the_current_user_message_only(tmp_path: Path, ll
     agent, _ = start(home)
     agent.run_turn("tell me about the quokka migration", Events())
     agent.run_turn("and then?", Events())
-    body = json.loads(llm.requests[1].body_bytes)
+    body = json.loads(turn_requests(llm)[1].body_bytes)
     assert "<memory-context>" in body["messages"][-1]["content"]
     assert "quokka" in body["messages"][-1]["content"].split("<memory-context>")[1]
     assert "memory-context" not in body["messages"][0]["content"]
-    later = json.loads(llm.requests[2].body_bytes)["messages"]
+    later = json.loads(turn_requests(llm)[2].body_bytes)["messages"]
     assert "<memory-context>" not in later[1]["content"], "recall must not stay on earlier turns"
     stored = db.load_transcript(agent.session_id or "")
     assert all("memory-context" not in str(m.get("content")) for m in stored)
@@ -224,7 +234,7 @@ def test_write_approval_without_a_prompt_stages_the_write(tmp_path: Path, llm: L
 
 
 def test_cancel_keeps_what_was_shown(tmp_path: Path) -> None:
-    with LoopbackLLM(tokens_per_second=200) as slow:
+    with LoopbackLLM(tokens_per_second=200, side_responder=side_reply) as slow:
         home = make_home(tmp_path, slow)
         slow.push(Reply(text="word " * 400, chunk_chars=5))
         agent, db = start(home)
@@ -254,3 +264,23 @@ def test_no_key_still_starts_and_explains(tmp_path: Path, monkeypatch: pytest.Mo
     events = Events()
     agent.run_turn("hello?", events)
     assert events.of(TurnFailed) and not events.of(TurnFailed)[0].retryable
+
+
+def test_json_session_log_is_written_redacted_when_enabled(tmp_path: Path, llm: LoopbackLLM) -> None:
+    home = make_home(tmp_path, llm, sessions={"write_json_snapshots": True})
+    llm.push(Reply(text="Stored."))
+    agent, db = start(home)
+    agent.run_turn("my key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789", Events())
+    log = json.loads((home / "sessions" / f"session_{agent.session_id}.json").read_text())
+    assert log["message_count"] == 2 and log["session_id"] == agent.session_id
+    assert "abcdefghijklmnopqrstuvwxyz" not in json.dumps(log)
+    assert "abcdefghijklmnopqrstuvwxyz" in db.load_transcript(agent.session_id or "")[0]["content"]
+
+
+def test_first_exchange_gets_a_title_in_the_background(tmp_path: Path, llm: LoopbackLLM) -> None:
+    home = make_home(tmp_path, llm)
+    llm.push(Reply(text="Sure."))
+    agent, db = start(home)
+    agent.run_turn("help me name my quokka", Events())
+    agent.wait_for_background(10)
+    assert db.require_session(agent.session_id or "").title == "Quokka notes"

@@ -81,6 +81,7 @@ def test_cjk_routes(db: SessionDB, corpus: dict[str, str]) -> None:
     assert [h.message_id for h in db.search("生产环境")] == [3]  # trigram
     assert [h.message_id for h in db.search("生产")] == [5, 3]  # short path, newest first
     assert [h.message_id for h in db.search("审")] == [3]
+    assert [h.message_id for h in db.search("生产", limit=1)] == [5]  # served by the recent window
     assert [h.message_id for h in db.search("生产 python")] == []
     assert [h.message_id for h in db.search("生产 NOT 审批")] == [5]
     assert [h.message_id for h in db.search("环境", source="telegram")] == [5]
