@@ -104,7 +104,7 @@ async def _stream_into_app(home: Path, reply: str) -> dict:
         app.main.prompt.text = "write the long report"
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.main.chat.query(AssistantMessage)
-                         and app.main.chat.query(AssistantMessage).last().markdown.source == reply, timeout=120)
+                         and app.main.chat.query(AssistantMessage).last().source == reply, timeout=120)
         probes = 0
         while FINAL_LINE not in screen_text(app):
             probes += 1
@@ -120,7 +120,7 @@ async def _stream_into_app(home: Path, reply: str) -> dict:
             "lag_ms": round((shown - last_delta[0]) * 1000, 1),
             "probe_ms": round(probe_cost * 1000, 1),
             "probes": probes,
-            "markdown_equal": widget.markdown.source == reply and widget.entry.text == reply,
+            "markdown_equal": widget.source == reply and widget.entry.text == reply,
             "stored_equal": app.agent.messages[-1]["content"] == reply,
             "chars": len(reply),
         }

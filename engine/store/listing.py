@@ -25,7 +25,7 @@ SELECT s.id, s.source, s.title, s.model, s.system_prompt, s.parent_session_id, s
        (SELECT substr(m.content, 1, {PREVIEW_CHARS}) FROM messages m
          WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.timestamp, m.id LIMIT 1)
 FROM sessions s"""
-FIRST_BATCH, MAX_BATCH = 32, 1024
+FIRST_BATCH, MAX_BATCH = 32, 4096
 
 
 def _model_config(raw: str | None) -> dict[str, Any] | None:
@@ -65,12 +65,11 @@ def _batched(
         if len(rows) < batch:
             return
         cursor_ts, _, cursor_id = rows[-1]
-        batch = min(batch * 2, MAX_BATCH)  # small first pages: a short listing reads little
+        batch = min(batch * 4, MAX_BATCH)  # small first pages: a short listing reads little
 
 
-# CROSS JOIN keeps the time index as the outer loop, so reading stops early.
 _MESSAGE_STREAM = """
-SELECT m.timestamp, m.session_id, m.id FROM messages m CROSS JOIN sessions s ON s.id = m.session_id
+SELECT m.timestamp, m.session_id, m.id FROM messages m {join}
 WHERE {filter} m.timestamp <= ? AND (m.timestamp < ? OR m.id < ?)
 ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 # Rowid ascending within equal times: that is the order the DESC start-time index already has.
@@ -81,19 +80,33 @@ ORDER BY s.started_at DESC, s.rowid ASC LIMIT ?"""
 
 
 def recent_session_ids(conn: sqlite3.Connection, *, source: str | None, count: int | None) -> list[str]:
-    """Session ids, most recently active first; ``count=None`` means all."""
-    where, params = ("s.source = ? AND", (source,)) if source is not None else ("", ())
-    messages = _batched(conn, _MESSAGE_STREAM.format(filter=where), params, 2**63 - 1)
-    sessions = _batched(conn, _SESSION_STREAM.format(filter=where), params, -(2**63))
+    """Session ids, most recently active first; ``count=None`` means all.
+
+    The first time a session shows up in either stream is its max(started_at, newest message);
+    later rows of a session already placed cost one set lookup each.
+    """
+    if source is None:
+        message_sql = _MESSAGE_STREAM.format(join="", filter="")
+        session_sql, params = _SESSION_STREAM.format(filter=""), ()
+    else:
+        # CROSS JOIN keeps the time index as the outer loop, so reading still stops early.
+        message_sql = _MESSAGE_STREAM.format(join="CROSS JOIN sessions s ON s.id = m.session_id", filter="s.source = ? AND")
+        session_sql, params = _SESSION_STREAM.format(filter="s.source = ? AND"), (source,)
+    sessions = _batched(conn, session_sql, params, -(2**63))
     seen: dict[str, None] = {}
-    # The first time a session shows up in either stream is its max(started_at, newest message).
-    heads = [next(messages, None), next(sessions, None)]
-    streams = (messages, sessions)
-    while count is None or len(seen) < count:
-        live = [i for i, head in enumerate(heads) if head is not None]
-        if not live:
+    head = next(sessions, None)
+    for ts, sid in _batched(conn, message_sql, params, 2**63 - 1):
+        if sid in seen:
+            continue
+        while head is not None and head[0] > ts:  # sessions started after this message, not yet placed
+            seen.setdefault(head[1], None)
+            head = next(sessions, None)
+        if count is not None and len(seen) >= count:
             break
-        pick = max(live, key=lambda i: heads[i][0])  # type: ignore[index]
-        seen.setdefault(heads[pick][1], None)  # type: ignore[index]
-        heads[pick] = next(streams[pick], None)
-    return list(seen)
+        seen[sid] = None
+        if count is not None and len(seen) >= count:
+            break
+    while head is not None and (count is None or len(seen) < count):
+        seen.setdefault(head[1], None)
+        head = next(sessions, None)
+    return list(seen)[:count] if count is not None else list(seen)

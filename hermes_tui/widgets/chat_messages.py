@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.markdown import Markdown as RichMarkdown
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -43,44 +44,88 @@ class UserMessage(Static):
         self.entry = entry
 
 
+SEGMENT_CHARS = 1200  # a live Markdown widget is frozen once it holds this much
+
+
+def at_block_boundary(text: str) -> bool:
+    """A place to cut a Markdown stream without changing what it renders: a blank line, outside a fence."""
+    return text.endswith("\n\n") and text.count("```") % 2 == 0
+
+
+class FrozenMarkdown(Static):
+    """Finished Markdown as ONE widget (Rich renders it, Textual caches its height).
+
+    Textual's ``Markdown`` makes a widget per block and every screen refresh lays all of them
+    out, so a long transcript (or a long reply) would make each keystroke and each streamed
+    token slower. Only the part of a reply still streaming stays a live ``Markdown``.
+    """
+
+    def __init__(self, source: str) -> None:
+        super().__init__(RichMarkdown(source, code_theme="monokai"), classes="frozen-markdown")
+        self.source = source
+
+
 class AssistantMessage(Vertical):
-    """A reply as Markdown; a live one is fed through ``MarkdownStream`` (no re-render per token)."""
+    """A reply. The live tail streams through ``MarkdownStream`` (no re-render per token); every
+    ``SEGMENT_CHARS`` at a block boundary, and at the end, the tail is frozen into one widget."""
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(classes="assistant-message")
         self.entry = entry
         self._stream: MarkdownStream | None = None
+        self._live: Markdown | None = None
+        self._live_text = ""
 
     def compose(self) -> ComposeResult:
-        yield Markdown(self.entry.text, classes="reply")
+        if self.entry.text:
+            yield FrozenMarkdown(self.entry.text)
         yield Static("", classes="reply-status")
 
     def on_mount(self) -> None:
         self.refresh_status()
 
     @property
-    def markdown(self) -> Markdown:
-        return self.query_one(Markdown)
+    def source(self) -> str:
+        """The Markdown on screen: frozen segments plus the live tail."""
+        frozen = "".join(w.source for w in self.query(FrozenMarkdown))
+        return frozen + (self._live.source if self._live is not None else "")
 
     @property
     def streaming(self) -> bool:
         return self._stream is not None
 
-    def start_stream(self) -> None:
-        """Begin a live reply; the widget must have started empty so fences stay in context."""
-        self._stream = Markdown.get_stream(self.markdown)
+    async def start_stream(self) -> None:
+        """Begin a live segment; it starts empty so code fences stay in context."""
+        self._live = Markdown(classes="reply")
+        self._live_text = ""
+        await self.mount(self._live, before=self.query_one(".reply-status"))
+        self._stream = Markdown.get_stream(self._live)
         self.add_class("-streaming")
 
     async def write(self, fragment: str) -> None:
         self.entry.text += fragment
-        if self._stream is not None:
-            await self._stream.write(fragment)
+        if self._stream is None:
+            return
+        await self._stream.write(fragment)
+        self._live_text += fragment
+        if len(self._live_text) >= SEGMENT_CHARS and at_block_boundary(self._live_text):
+            await self._freeze()
+            await self.start_stream()
 
-    async def finish(self, *, cancelled: bool = False) -> None:
-        """Flush the stream; a cancelled reply keeps what was shown and says so."""
+    async def _freeze(self) -> None:
+        """Replace the live segment by its frozen form."""
         if self._stream is not None:
             await self._stream.stop()
             self._stream = None
+        if self._live is not None:
+            live, self._live = self._live, None
+            if self._live_text:
+                await self.mount(FrozenMarkdown(self._live_text), before=live)
+            await live.remove()
+
+    async def finish(self, *, cancelled: bool = False) -> None:
+        """Flush and freeze the tail; a cancelled reply keeps what was shown and says so."""
+        await self._freeze()
         self.remove_class("-streaming")
         self.entry.cancelled = cancelled
         self.refresh_status()

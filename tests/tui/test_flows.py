@@ -41,7 +41,7 @@ async def test_send_streams_the_reply_and_stores_it(home: Path, llm: LoopbackLLM
         await send(pilot, "plan the fix")
         await wait_until(pilot, lambda: not app.busy and app.agent.session_id)
         reply = app.main.chat.query(AssistantMessage).last()
-        assert reply.markdown.source == REPLY
+        assert reply.source == REPLY
         assert "print('done')" in screen_text(app) and "plan the fix" in screen_text(app)
         assert app.main.prompt.text == ""
         session_id = app.agent.session_id
