@@ -8,7 +8,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from engine import clock
 from engine.errors import RefusedError, StoreError
@@ -145,7 +145,8 @@ def cmd_rename(args: argparse.Namespace, ctx: CommandContext) -> int:
     return 0
 
 
-def _export_to_file(ctx: CommandContext, out: Path, session_id: str | None, source: str | None) -> int:
+def _export_to_file(ctx: CommandContext, out: Path, session_id: str | None, source: str | None,
+                    redact: Callable[[str], str] | None) -> int:
     """Write beside the target and rename, so a failed export leaves no half file."""
     folder = out.parent if str(out.parent) else Path(".")
     try:
@@ -154,7 +155,7 @@ def _export_to_file(ctx: CommandContext, out: Path, session_id: str | None, sour
         raise StoreError(f"{out}: cannot write the export ({exc.strerror}).") from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            count = ctx.db.export_jsonl(handle, session_id=session_id, source=source)
+            count = ctx.db.export_jsonl(handle, session_id=session_id, source=source, redact=redact)
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -164,10 +165,16 @@ def _export_to_file(ctx: CommandContext, out: Path, session_id: str | None, sour
 
 def cmd_export(args: argparse.Namespace, ctx: CommandContext) -> int:
     session_id = ctx.db.resolve(args.session_id) if args.session_id else None
+    # What was said is the user's own record: exported as said unless they ask for redaction.
+    redact: Callable[[str], str] | None = None
+    if args.redact:
+        from engine.security.redact import redact as redact_text
+
+        redact = redact_text
     if args.out == "-":
-        count = ctx.db.export_jsonl(sys.stdout, session_id=session_id, source=args.source)
+        count = ctx.db.export_jsonl(sys.stdout, session_id=session_id, source=args.source, redact=redact)
     else:
-        count = _export_to_file(ctx, Path(args.out), session_id, args.source)
+        count = _export_to_file(ctx, Path(args.out), session_id, args.source, redact)
         print(f"Exported {count} session(s) to {args.out}.", file=sys.stderr)
     return 0
 
@@ -244,6 +251,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("out", metavar="OUT", help="output file, or - for stdout")
     p.add_argument("--session-id", metavar="ID", help="only this session")
     p.add_argument("--source", help="only sessions from this source")
+    p.add_argument("--redact", action="store_true", help="mask API keys, tokens and passwords")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("delete", help="delete a session and its messages")

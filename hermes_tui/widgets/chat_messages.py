@@ -47,9 +47,15 @@ class UserMessage(Static):
 SEGMENT_CHARS = 1200  # a live Markdown widget is frozen once it holds this much
 
 
-def at_block_boundary(text: str) -> bool:
-    """A place to cut a Markdown stream without changing what it renders: a blank line, outside a fence."""
-    return text.endswith("\n\n") and text.count("```") % 2 == 0
+def block_boundary(text: str) -> int:
+    """The last place to cut Markdown without changing how it renders (after a blank line, outside
+    a code fence); 0 when there is none."""
+    pos = text.rfind("\n\n")
+    while pos > 0:
+        if text.count("```", 0, pos) % 2 == 0:
+            return pos + 2
+        pos = text.rfind("\n\n", 0, pos)
+    return 0
 
 
 class FrozenMarkdown(Static):
@@ -106,11 +112,18 @@ class AssistantMessage(Vertical):
         self.entry.text += fragment
         if self._stream is None:
             return
-        await self._stream.write(fragment)
         self._live_text += fragment
-        if len(self._live_text) >= SEGMENT_CHARS and at_block_boundary(self._live_text):
-            await self._freeze()
-            await self.start_stream()
+        cut = block_boundary(self._live_text) if len(self._live_text) >= SEGMENT_CHARS else 0
+        if not cut:
+            await self._stream.write(fragment)
+            return
+        head, tail = self._live_text[:cut], self._live_text[cut:]
+        self._live_text = head
+        await self._freeze()  # the head becomes one widget; the live one is dropped
+        await self.start_stream()
+        if tail:
+            self._live_text = tail
+            await self._stream.write(tail)
 
     async def _freeze(self) -> None:
         """Replace the live segment by its frozen form."""

@@ -8,10 +8,12 @@ import json
 import sqlite3
 import subprocess
 import sys
+from typing import Any
 from pathlib import Path
 
 import pytest
 
+from engine.store import SessionDB
 from hermes_tui.cli import main
 
 pytestmark = pytest.mark.usefixtures("fixed_clock")
@@ -162,3 +164,15 @@ def test_console_script_smoke(upstream_home: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)) == 12
+
+
+def test_export_redacts_only_when_asked(tmp_path: Path, capsys: Any) -> None:
+    home = tmp_path / "h"
+    with SessionDB.open_home(home) as db:
+        sid = db.create_session(title="Keys")
+        db.append_messages(sid, [{"role": "user", "content": "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"}])
+    assert main(["--home", str(home), "sessions", "export", "-"]) == 0
+    assert "ghp_abcdefghijklmnopqrstuvwxyz0123456789" in capsys.readouterr().out
+    assert main(["--home", str(home), "sessions", "export", "-", "--redact"]) == 0
+    redacted = capsys.readouterr().out
+    assert "abcdefghijklmnopqrstuvwxyz" not in redacted and json.loads(redacted)["id"] == sid

@@ -1,0 +1,276 @@
+"""The session browser: lineage tree on the left, the selected transcript on the right.
+
+It is a ``Screen[str | None]``: ``enter`` dismisses with the id of the lineage *tip* to resume,
+and the app resumes it in a worker; ``escape`` dismisses with ``None``. Every database read
+runs in a thread worker, so a slow disk never freezes the keyboard; rename and delete ask in a
+small modal first and leave state.db untouched when cancelled or refused.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Select, Static, Tree
+from textual.worker import get_current_worker
+
+from engine.errors import HermesError
+from engine.store import SessionDB
+from engine.store.maintenance import Removal
+from engine.store.models import Session
+from hermes_tui.widgets.session_tree import LineageFilter, LineagePager, SessionTree
+from hermes_tui.widgets.transcript_preview import TranscriptPreview
+
+FILTER_DELAY_S = 0.15
+T = TypeVar("T")
+
+
+def removal_text(plan: Removal) -> str:
+    """What a delete removes, in words, before the user confirms it."""
+    session = plan.sessions[0]
+    lines = [f"Delete “{session.title or '(untitled)'}” ({session.id})?", "",
+             f"• {plan.messages} messages are removed for good."]
+    if plan.repointed_children:
+        parent = session.parent_session_id or "nothing (they become roots)"
+        lines.append(f"• {len(plan.repointed_children)} child session(s) are kept and re-attached to {parent}: "
+                     + ", ".join(plan.repointed_children))
+    lines += ["", "y / enter: delete    n / escape: keep"]
+    return "\n".join(lines)
+
+
+class BrowserModal(ModalScreen[T]):
+    """A small centred dialog over the browser (its own CSS: screen CSS files are scoped)."""
+
+    DEFAULT_CSS = """
+    BrowserModal { align: center middle; }
+    BrowserModal > Static, BrowserModal > Input { width: 80; max-width: 90%; }
+    BrowserModal #confirm-text { background: $panel; border: thick $error; padding: 1 2; }
+    BrowserModal #rename-label { background: $panel; padding: 0 1; text-style: bold; }
+    """
+
+
+class ConfirmDelete(BrowserModal[bool]):
+    """Yes/no over a delete plan; anything but y/enter keeps the session."""
+
+    BINDINGS = [Binding("y,enter", "answer(True)", "Delete"), Binding("n,escape", "answer(False)", "Keep")]
+
+    def __init__(self, plan: Removal) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        yield Static(removal_text(self.plan), id="confirm-text")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class RenameSession(BrowserModal[str | None]):
+    """One line to edit the title; enter saves, escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Rename {self.session.id}", id="rename-label")
+        yield Input(self.session.title or "", placeholder="new title", id="rename-input")
+
+    @on(Input.Submitted)
+    def save(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SessionsScreen(Screen[str | None]):
+    """Browse lineages, preview transcripts, resume, rename, delete."""
+
+    CSS_PATH = "sessions.tcss"
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("t", "jump_to_tip", "Jump to tip"),
+        Binding("r", "rename", "Rename"),
+        Binding("d", "delete", "Delete"),
+        Binding("slash", "focus_filter", "Filter"),
+        Binding("tab", "focus_next", "Next pane", show=False),
+    ]
+
+    def __init__(self, db: SessionDB) -> None:
+        super().__init__()
+        self.db = db
+        self.filter = LineageFilter()
+        self.pager = LineagePager(db, self.filter)
+        self._filter_timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("Sessions", id="browser-title")
+        with Horizontal(id="browser-filters"):
+            yield Input(placeholder="/ filter by title, id or first message", id="filter-text")
+            yield Select[str]([], prompt="all sources", id="filter-source")
+        with Horizontal(id="browser-body"):
+            yield SessionTree(id="session-tree")
+            yield TranscriptPreview(self.db, id="preview")
+        yield Footer()
+
+    @property
+    def tree(self) -> SessionTree:
+        return self.query_one(SessionTree)
+
+    @property
+    def preview(self) -> TranscriptPreview:
+        return self.query_one(TranscriptPreview)
+
+    def on_mount(self) -> None:
+        self.tree.auto_expand = False
+        self.tree.focus()
+        self.reload()
+        self._load_sources()
+
+    # ----- loading -------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Start over with the current filter (new filter, or after a delete)."""
+        self.pager = LineagePager(self.db, self.filter)
+        self.tree.start_over()
+        self._load_page()
+
+    @work(thread=True, exclusive=True, group="tree-page")
+    def _load_page(self) -> None:
+        worker = get_current_worker()
+        pager = self.pager
+        page = pager.next_page(lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_page, pager, page)
+
+    def _show_page(self, pager: LineagePager, page: list) -> None:
+        if pager is not self.pager:
+            return  # a page for a filter that has since changed
+        first = not self.tree.root.children
+        self.tree.add_lineages(page, more=not pager.exhausted)
+        if first and self.tree.root.children:
+            self.tree.move_cursor(self.tree.root.children[0])
+
+    @work(thread=True, group="sources")
+    def _load_sources(self) -> None:
+        sources = list(self.db.stats()["by_source"])
+        self.app.call_from_thread(self.query_one("#filter-source", Select).set_options, [(s, s) for s in sources])
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+        session = event.node.data
+        if session is None:
+            if event.node is self.tree.more_row:
+                self._load_page()
+            return
+        self.preview.show(session.id, title=session.title or session.id)
+
+    # ----- filters -------------------------------------------------------------------------
+
+    @on(Input.Changed, "#filter-text")
+    def _text_changed(self, event: Input.Changed) -> None:
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DELAY_S, lambda: self._apply_filter(text=event.value))
+
+    @on(Input.Submitted, "#filter-text")
+    def _text_submitted(self) -> None:
+        self.tree.focus()
+
+    @on(Select.Changed, "#filter-source")
+    def _source_changed(self, event: Select.Changed) -> None:
+        source = event.value if isinstance(event.value, str) else None
+        self._apply_filter(source=source)
+
+    def _apply_filter(self, *, text: str | None = None, source: str | None | bool = False) -> None:
+        new = LineageFilter(
+            source=self.filter.source if source is False else source,  # type: ignore[arg-type]
+            text=self.filter.text if text is None else text,
+        )
+        if new != self.filter:
+            self.filter = new
+            self.reload()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter-text", Input).focus()
+
+    # ----- actions -------------------------------------------------------------------------
+
+    def _selected(self) -> Session | None:
+        session = self.tree.selected_session
+        if session is None:
+            self.notify("Select a session first.", severity="warning")
+        return session
+
+    def _tip(self, session: Session) -> str | None:
+        try:
+            return self.db.lineage_tip(session.id)
+        except HermesError as exc:
+            self.notify(str(exc), severity="error")
+            return None
+
+    def action_resume(self) -> None:
+        session = self._selected()
+        tip = self._tip(session) if session is not None else None
+        if tip is not None:
+            self.dismiss(tip)
+
+    def action_jump_to_tip(self) -> None:
+        session = self._selected()
+        tip = self._tip(session) if session is not None else None
+        if tip is not None and not self.tree.select_session(tip):
+            self.notify(f"The tip {tip} is hidden by the filter.", severity="warning")
+
+    def action_rename(self) -> None:
+        session = self._selected()
+        if session is not None:
+            self.app.push_screen(RenameSession(session), lambda title: self._rename(session, title))
+
+    def _rename(self, session: Session, title: str | None) -> None:
+        if title is None or title == (session.title or ""):
+            return
+        try:
+            clean = self.db.set_title(session.id, title)
+        except HermesError as exc:
+            self.notify(str(exc), severity="error", title="Not renamed")
+            return
+        node = self.tree.find(session.id)
+        fresh = self.db.get_session(session.id)
+        if node is not None and fresh is not None:
+            node.data = fresh
+            node.refresh()
+        self.notify(f"Renamed to {clean!r}.")
+
+    def action_delete(self) -> None:
+        session = self._selected()
+        if session is None:
+            return
+        try:
+            plan = self.db.delete_plan(session.id)
+        except HermesError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.app.push_screen(ConfirmDelete(plan), lambda yes: self._delete(session, bool(yes)))
+
+    def _delete(self, session: Session, yes: bool) -> None:
+        if not yes:
+            return
+        try:
+            removed = self.db.delete_session(session.id)
+        except HermesError as exc:
+            self.notify(str(exc), severity="error", title="Not deleted")
+            return
+        self.notify(f"Deleted {session.id} ({removed.messages} messages).")
+        self.preview.show(None)
+        self.reload()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,117 @@
+"""A read-only transcript preview, loaded a page at a time as the user scrolls.
+
+A session may hold thousands of messages; the preview reads ``PAGE`` of them in a thread worker
+and the next page only when the view nears its end, so selecting a session in a browser costs
+one small query whatever its size. ``show(..., focus_message_id=)`` keeps paging until the
+matched message is mounted, then scrolls it into view (the search screen uses this).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from engine.store import SessionDB, StoredMessage
+from hermes_tui.formatting import truncate, utc_text
+
+PAGE = 40
+MESSAGE_CHARS = 1_500  # a preview, not the full text: very long tool outputs are cut
+FOCUS_PAGES = 50  # how far (in pages) to look for a focused message before giving up
+
+
+def message_text(message: StoredMessage) -> Text:
+    """Role and time on one line, then the content (tool calls named, long content cut)."""
+    head = Text(f"{message.role}", style="bold")
+    if message.tool_name:
+        head.append(f" · {message.tool_name}", style="italic")
+    head.append(f"  {utc_text(message.timestamp)}", style="dim")
+    body = (message.content or "").strip()
+    if message.tool_calls:
+        names = ", ".join(str(c.get("function", {}).get("name", "?")) for c in message.tool_calls)
+        body = f"{body}\n→ calls {names}".strip()
+    if len(body) > MESSAGE_CHARS:
+        body = body[:MESSAGE_CHARS] + " …"
+    return Text.assemble(head, "\n", body or Text("(empty)", style="dim italic"))
+
+
+class TranscriptPreview(VerticalScroll, can_focus=True):
+    """Messages of one session; ``show`` switches session, scrolling near the end loads more."""
+
+    DEFAULT_CSS = """
+    TranscriptPreview { padding: 0 1; }
+    TranscriptPreview > .preview-message { margin-bottom: 1; }
+    TranscriptPreview > .role-user { border-left: tall $accent; padding-left: 1; }
+    TranscriptPreview > .role-tool { color: $text-muted; }
+    TranscriptPreview > .focused-match { background: $boost; border-left: thick $warning; padding-left: 1; }
+    TranscriptPreview > #preview-status { color: $text-muted; text-style: italic; }
+    """
+
+    def __init__(self, db: SessionDB, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.db = db
+        self.session_id: str | None = None
+        self.loaded = 0
+        self.exhausted = True
+        self._reading = False
+        self.focus_message_id: int | None = None
+
+    def show(self, session_id: str | None, *, focus_message_id: int | None = None, title: str = "") -> None:
+        """Replace the content with the first page of ``session_id`` (``None`` clears it)."""
+        self.session_id, self.loaded, self.exhausted = session_id, 0, session_id is None
+        self.focus_message_id = focus_message_id
+        self.border_title = title
+        self.remove_children()
+        if session_id is not None:
+            self._load(session_id, 0, FOCUS_PAGES if focus_message_id is not None else 1)
+
+    def load_more(self) -> None:
+        if self.session_id is not None and not self.exhausted and not self._reading:
+            self._load(self.session_id, self.loaded, 1)
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _load(self, session_id: str, offset: int, max_pages: int) -> None:
+        self._reading = True
+        messages: list[StoredMessage] = []
+        full = True
+        for page in range(max_pages):
+            batch = self.db.get_messages(session_id, offset=offset + len(messages), limit=PAGE)
+            messages.extend(batch)
+            full = len(batch) == PAGE
+            if not full or any(m.id == self.focus_message_id for m in batch):
+                break
+        self.app.call_from_thread(self._append, session_id, messages, full)
+
+    def _append(self, session_id: str, messages: list[StoredMessage], more: bool) -> None:
+        self._reading = False
+        if session_id != self.session_id:
+            return  # the user moved on while this page was read
+        status = self.query("#preview-status")
+        status.remove()
+        widgets = [self._message_widget(m) for m in messages]
+        self.loaded += len(messages)
+        self.exhausted = not more
+        if not more and self.loaded == 0:
+            widgets.append(Static("no messages", id="preview-status"))
+        elif more:
+            widgets.append(Static(f"⋯ {self.loaded} shown — scroll for more", id="preview-status"))
+        self.mount_all(widgets)
+        target = next((w for w in widgets if w.has_class("focused-match")), None)
+        if target is not None:
+            self.call_after_refresh(self.scroll_to_widget, target, top=True, animate=False)
+
+    def _message_widget(self, message: StoredMessage) -> Static:
+        classes = f"preview-message role-{message.role}"
+        if message.id == self.focus_message_id:
+            classes += " focused-match"
+        return Static(message_text(message), classes=classes, markup=False)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if new >= self.max_scroll_y - 2:
+            self.load_more()
+
+
+def short_title(title: str | None, session_id: str, width: int = 60) -> str:
+    return truncate(title or session_id, width)
