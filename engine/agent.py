@@ -146,6 +146,7 @@ class Agent:
         cwd: Path | None = None,
     ) -> "Agent":
         """A fresh session, or the lineage tip named by ``resume`` / ``continue_title``."""
+        removal = db.maybe_auto_prune(config)
         problem = None
         if provider is None:
             try:
@@ -166,6 +167,9 @@ class Agent:
         else:
             agent.system_prompt = agent._build_prompt()
         agent.recall.initialize(agent.session_id)
+        if removal is not None and removal.sessions:
+            agent._warnings.append(f"Auto-prune removed {len(removal.sessions)} ended session(s) older than "
+                                   f"{config.get('sessions.retention_days')} days.")
         return agent
 
     @property
@@ -192,6 +196,8 @@ class Agent:
                 provider=str(self.model_cfg.get("provider")),
                 source=self.source,
                 provider_block=self.recall.system_prompt_block(),
+                memory_enabled=bool(self.config.get("memory.memory_enabled")),
+                user_profile_enabled=bool(self.config.get("memory.user_profile_enabled")),
             )
         )
 

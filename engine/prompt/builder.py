@@ -43,6 +43,8 @@ class PromptInputs:
     provider: str
     source: str = "tui"
     provider_block: str = ""
+    memory_enabled: bool = True
+    user_profile_enabled: bool = True
 
 
 def identity(home: Path) -> str:
@@ -70,8 +72,13 @@ def stable_layer(inputs: PromptInputs) -> str:
 
 
 def volatile_layer(inputs: PromptInputs) -> str:
-    parts = [inputs.snapshot.render(), inputs.provider_block.strip(), conversation_started(clock.now()),
-             f"Model: {inputs.model}\nProvider: {inputs.provider}"]
+    parts = [
+        inputs.snapshot.block("memory") if inputs.memory_enabled else "",
+        inputs.snapshot.block("user") if inputs.user_profile_enabled else "",
+        inputs.provider_block.strip(),
+        conversation_started(clock.now()),
+        f"Model: {inputs.model}\nProvider: {inputs.provider}",
+    ]
     return "\n\n".join(p for p in parts if p)
 
 
