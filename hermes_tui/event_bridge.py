@@ -9,8 +9,8 @@ run on the UI thread. Widgets never see engine events, and the engine never sees
 
 from __future__ import annotations
 
+import asyncio
 import threading
-import time
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from engine import events as ev
@@ -19,9 +19,6 @@ from hermes_tui.widgets.chat_messages import AssistantMessage, Entry
 
 if TYPE_CHECKING:
     from hermes_tui.screens.main import MainScreen
-
-
-TEXT_INTERVAL = 0.0  # seconds between Markdown appends while a reply streams
 
 
 class EventBridge:
@@ -35,8 +32,7 @@ class EventBridge:
         self.reply: AssistantMessage | None = None
         self._text: list[str] = []
         self._text_lock = threading.Lock()
-        self._last_write = 0.0
-        self._flush_scheduled = False
+        self._write_lock = asyncio.Lock()
         self._handlers: dict[type, Callable[[Any], Awaitable[None] | None]] = {
             ev.TurnStarted: self.on_turn_started,
             ev.TextDelta: self.on_text_delta,
@@ -67,32 +63,21 @@ class EventBridge:
         except RuntimeError:  # the app has closed: nothing left to show it on
             pass
 
-    async def drain_text(self, *, now: bool = False) -> None:
+    async def drain_text(self) -> None:
         """UI thread: write everything buffered so far as one fragment.
 
-        At most one write per ``TEXT_INTERVAL`` while text streams in: each Markdown append
-        costs a layout and a repaint, and doing fewer, larger ones keeps the screen caught up
-        with a fast model instead of building a backlog. Any other event flushes at once.
+        Writes await (a segment of the reply may be frozen mid-write), so drains are serialized:
+        each takes the buffer only once it holds the lock, which keeps the text in order.
         """
-        wait = self._last_write + TEXT_INTERVAL - time.monotonic()
-        if not now and wait > 0:
-            if not self._flush_scheduled:
-                self._flush_scheduled = True
-                self.screen.set_timer(wait, self._scheduled_flush)
-            return
-        self._last_write = time.monotonic()
-        with self._text_lock:
-            text, self._text = "".join(self._text), []
-        if text:
-            await self.on_text_delta(ev.TextDelta(text))
-            self.screen.refresh_new_output_hint()
-
-    async def _scheduled_flush(self) -> None:
-        self._flush_scheduled = False
-        await self.drain_text()
+        async with self._write_lock:
+            with self._text_lock:
+                text, self._text = "".join(self._text), []
+            if text:
+                await self.on_text_delta(ev.TextDelta(text))
+                self.screen.refresh_new_output_hint()
 
     async def handle(self, event: ev.EngineEvent) -> None:
-        await self.drain_text(now=True)
+        await self.drain_text()
         handler = self._handlers.get(type(event))
         if handler is not None:
             result = handler(event)

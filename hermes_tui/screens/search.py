@@ -57,18 +57,23 @@ def order_groups(hits: list[SearchHit], newest_first: bool) -> list[list[SearchH
     return groups
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
 def result_options(groups: list[list[SearchHit]], now: float, match_style: str) -> list[Option]:
     """One disabled heading per conversation, then one option per matching message."""
     options: list[Option] = []
     for group in groups:
         head = group[0]
         heading = Text.assemble((head.title or "(untitled)", "bold"), (f"  {head.lineage_root}", "dim"),
-                                (f"  {len(group)} match{'es' if len(group) > 1 else ''}", "dim"))
+                                (f"  {plural(len(group), 'match', 'matches')}", "dim"), no_wrap=True)
         options.append(Option(heading, id=f"group:{head.lineage_root}", disabled=True))
         for hit in group:
             lead = Text(f"  {hit.role:<9} {relative_time(hit.timestamp, now):<14} ", style="dim")
-            options.append(Option(Text.assemble(lead, snippet_text(one_line(hit.snippet), match_style)),
-                                  id=f"hit:{hit.session_id}:{hit.message_id}"))
+            line = Text.assemble(lead, snippet_text(one_line(hit.snippet), match_style), no_wrap=True,
+                                 overflow="ellipsis")
+            options.append(Option(line, id=f"hit:{hit.session_id}:{hit.message_id}"))
     return options
 
 
@@ -76,8 +81,9 @@ def recent_options(sessions: list[Session], now: float) -> list[Option]:
     """The empty-query view: recent sessions, one line each."""
     return [
         Option(Group(
-            Text.assemble((s.title or "(untitled)", "bold"), (f"  {s.source}  {relative_time(s.last_active, now)}", "dim")),
-            Text("  " + truncate(one_line(s.preview), 100), style="dim"),
+            Text.assemble((s.title or "(untitled)", "bold"), (f"  {s.source}  {relative_time(s.last_active, now)}", "dim"),
+                          no_wrap=True),
+            Text("  " + truncate(one_line(s.preview), 100), style="dim", no_wrap=True, overflow="ellipsis"),
         ), id=f"session:{s.id}")
         for s in sessions
     ]
@@ -90,7 +96,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("ctrl+o", "toggle_order", "Newest/best"),
-        Binding("s", "summarize", "Summarize"),
+        Binding("s,ctrl+s", "summarize", "Summarize"),  # plain s once the results have focus
         Binding("down", "focus_results", "Results", show=False),
         Binding("ctrl+f", "focus_query", "Query", show=False),
     ]
@@ -166,7 +172,8 @@ class SearchScreen(Screen["SearchTarget | None"]):
             options = result_options(order_groups(found, self.newest_first), now, style)
             sessions = len(group_by_lineage(found))
             order = "newest first" if self.newest_first else "best match first"
-            status = f"{len(found)} matches in {sessions} conversations · {order}" if found else f"No matches for {query!r}."
+            status = (f"{plural(len(found), 'match', 'matches')} in {plural(sessions, 'conversation')} · {order}"
+                      if found else f"No matches for {query!r}.")
         else:
             self.hits = []
             options = recent_options(found, now)

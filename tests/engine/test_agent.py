@@ -11,6 +11,7 @@ from typing import Any, Iterator
 import pytest
 import yaml
 
+from engine import clock
 from engine.agent import Agent
 from engine.config import load_config
 from engine.events import (
@@ -284,3 +285,16 @@ def test_first_exchange_gets_a_title_in_the_background(tmp_path: Path, llm: Loop
     agent.run_turn("help me name my quokka", Events())
     agent.wait_for_background(10)
     assert db.require_session(agent.session_id or "").title == "Quokka notes"
+
+
+def test_auto_prune_runs_at_start_and_keeps_open_sessions(tmp_path: Path, llm: LoopbackLLM, fixed_clock: float) -> None:
+    home = make_home(tmp_path, llm, sessions={"auto_prune": True, "retention_days": 30})
+    with SessionDB.open_home(home) as db:
+        clock.set_clock(lambda: fixed_clock - 100 * 86400)
+        old_ended = db.create_session(title="Old and ended")
+        db.end_session(old_ended, "user_exit")
+        old_open = db.create_session(title="Old but open")
+        clock.set_clock(lambda: fixed_clock)
+    agent, db = start(home)
+    assert db.get_session(old_ended) is None
+    assert db.get_session(old_open) is not None
