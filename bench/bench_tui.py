@@ -103,8 +103,9 @@ async def _stream_into_app(home: Path, reply: str) -> dict:
         started = time.perf_counter()
         app.main.prompt.text = "write the long report"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.main.chat.query(AssistantMessage)
-                         and app.main.chat.query(AssistantMessage).last().source == reply, timeout=120)
+        while last_delta[0] == 0.0 or time.perf_counter() - last_delta[0] < 0.0005 or app.busy and not (
+                app.main.chat.query(AssistantMessage) and app.main.chat.query(AssistantMessage).last().source == reply):
+            await asyncio.sleep(0.001)  # a tight poll: pilot.pause() would wait for the app to go idle
         probes = 0
         while FINAL_LINE not in screen_text(app):
             probes += 1

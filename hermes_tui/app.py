@@ -27,6 +27,7 @@ from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequest
 from hermes_tui.palette import SlashCommandsProvider
 from hermes_tui.screens.main import MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
+from hermes_tui.themes import DEFAULT_THEME, apply_theme, register_themes
 from hermes_tui.widgets.approval_prompt import TIMEOUT_SECONDS
 from hermes_tui.widgets.chat_messages import Entry, entries_from_transcript
 from hermes_tui.widgets.prompt_input import PROMPT_KEYS
@@ -72,17 +73,17 @@ class HermesApp(App):
         return screen
 
     async def on_mount(self) -> None:
-        self.theme = self._initial_theme()
+        home = self.agent.config.home
+        problems = register_themes(self, home)
+        problems.append(apply_theme(self, str(self.agent.config.get("display.theme") or DEFAULT_THEME)))
         await self.push_screen("main")
         notifications = str(self.agent.config.get("display.memory_notifications") or "on")
         self.bridge = EventBridge(self.main, memory_notifications=notifications)
         await self.show_transcript()
         if self.agent.provider_problem:
             await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
-
-    def _initial_theme(self) -> str:
-        wanted = str(self.agent.config.get("display.theme") or "")
-        return wanted if wanted in self.available_themes else "textual-dark"
+        for problem in filter(None, problems):
+            self.notify(problem, title="Themes", severity="warning")
 
     async def show_transcript(self) -> None:
         """Show the live session's transcript (empty for a new session)."""
@@ -287,7 +288,7 @@ class HermesApp(App):
             return
         if args not in self.available_themes:
             raise BadInputError(f"/theme: no theme named {args!r}; /theme lists them.")
-        self.theme = args
+        apply_theme(self, args)
         set_config_value(self.agent.config.home, "display.theme", args)
         self.notify(f"Theme {args!r} (saved as display.theme).")
 

@@ -14,11 +14,29 @@ if TYPE_CHECKING:
 
 
 def launch_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
+    if args.demo:
+        return launch_demo(args)
+    return run_app(args, ctx)
+
+
+def launch_demo(args: argparse.Namespace) -> int:
+    """``--demo``: the same app over a seeded temporary home and the scripted loopback model."""
+    from hermes_tui.context import CommandContext
+    from hermes_tui.demo.run import demo_home
+
+    with demo_home() as demo:
+        ctx = CommandContext(home=demo.home)
+        try:
+            return run_app(args, ctx)
+        finally:
+            ctx.close()  # before the temporary home is removed
+
+
+def run_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
     from engine.agent import Agent
     from hermes_tui.app import HermesApp
 
-    config, db = ctx.config, ctx.db
-    db.maybe_auto_prune(config)
+    config, db = ctx.config, ctx.db  # Agent.start runs the auto-prune
 
     def start_agent(ask_approval):
         return Agent.start(config, db, resume=args.resume, continue_title=args.continue_title,

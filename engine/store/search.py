@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from functools import lru_cache
 from typing import Any, Collection
 
 from engine.store.lineage import roots_of
@@ -23,8 +24,6 @@ from engine.store.models import MATCH_END, MATCH_START, SearchHit
 from engine.store.query import ParsedQuery, Route, Term, has_cjk
 from engine.store.schema import FTS_TEXT
 
-SNIPPET_TOKENS = {Route.WORD: 16, Route.TRIGRAM: 48}
-FTS_TABLE = {Route.WORD: "messages_fts", Route.TRIGRAM: "messages_fts_trigram"}
 VOCAB = "temp.hermes_trigram_vocab"
 MAX_CHAR = "\U0010ffff"
 SNIPPET_BEFORE, SNIPPET_AFTER = 30, 70
@@ -48,28 +47,55 @@ def _filters(
     return "".join(f" AND {c}" for c in clauses), params
 
 
-def _fts_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
-    # No ``rank`` column in the output: selecting it makes FTS5 compute bm25 a second time per row.
-    table = FTS_TABLE[parsed.route]
-    sql = f"""
-SELECT {table}.rowid, snippet({table}, 0, ?, ?, '…', {SNIPPET_TOKENS[parsed.route]}),
-       m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
+# No ``rank`` column in the output: selecting it makes FTS5 compute bm25 a second time per row.
+# WORD: FTS5's snippet() (cheap over unicode61 tokens, and it knows tokenization, diacritics and
+# prefixes). TRIGRAM: snippet() would re-tokenize each hit into trigrams, which costs more than
+# the query itself, so the stored text comes back as it does in a bare query and the window is
+# cut in Python (a trigram match is a case-insensitive substring, which a regex finds exactly).
+_FTS_SELECT = {
+    route: f"""
+SELECT {table}.rowid, {text}, m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
 FROM {table} CROSS JOIN messages m ON m.id = {table}.rowid CROSS JOIN sessions s ON s.id = m.session_id
-WHERE {table} MATCH ?{where}
+WHERE {table} MATCH ?{{where}}
 ORDER BY {table}.rank LIMIT ?"""
-    return conn.execute(sql, (MATCH_START, MATCH_END, parsed.match_expression(), *params, limit)).fetchall()
+    for route, table, text in (
+        (Route.WORD, "messages_fts", f"snippet(messages_fts, 0, '{MATCH_START}', '{MATCH_END}', '…', 16)"),
+        (Route.TRIGRAM, "messages_fts_trigram", "messages_fts_trigram.content"),
+    )
+}
+
+
+def _fts_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
+    sql = _FTS_SELECT[parsed.route].format(where=where)
+    rows = conn.execute(sql, (parsed.match_expression(), *params, limit)).fetchall()
+    if parsed.route is Route.TRIGRAM:
+        rows = _with_snippets(rows, parsed)
+    return rows
+
+
+@lru_cache(maxsize=64)
+def _needle_pattern(needles: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Compiled once per distinct query, not once per hit."""
+    alternatives = "|".join(re.escape(n) for n in sorted(set(needles), key=len, reverse=True) if n)
+    return re.compile(alternatives, re.I) if alternatives else None
 
 
 def make_snippet(text: str, needles: list[str]) -> str:
     """A window around the first match with every needle marked (case-insensitive)."""
-    pattern = re.compile("|".join(re.escape(n) for n in sorted(set(needles), key=len, reverse=True) if n), re.I)
-    first = pattern.search(text) if pattern.pattern else None
+    pattern = _needle_pattern(tuple(needles))
+    first = pattern.search(text) if pattern else None
     pos = first.start() if first else 0
     start, end = max(0, pos - SNIPPET_BEFORE), min(len(text), pos + SNIPPET_AFTER)
     window = text[start:end]
-    if pattern.pattern:
+    if pattern:
         window = pattern.sub(lambda m: f"{MATCH_START}{m.group(0)}{MATCH_END}", window)
     return ("…" if start else "") + " ".join(window.split("\n")) + ("…" if end < len(text) else "")
+
+
+def _with_snippets(rows: list, parsed: ParsedQuery) -> list:
+    """Replace each row's text (second column) by its snippet."""
+    needles = [t.text.lower() for t in parsed.terms if t.op != "NOT"]
+    return [(mid, make_snippet(text or "", needles), *rest) for mid, text, *rest in rows]
 
 
 def _check_sql(terms: list[Term]) -> str:
@@ -106,11 +132,7 @@ def _short_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where
     rows = conn.execute(walk, [RECENT_WINDOW - 1, *lowered, *params, limit]).fetchall()
     if len(rows) < limit:
         rows = _vocab_rows(conn, parsed, limit, where, params)
-    needles = [t.text.lower() for t in parsed.terms if t.op != "NOT"]
-    return [
-        (mid, make_snippet(content or "", needles), sid, role, ts, title, parent)
-        for mid, content, sid, role, ts, title, parent in rows
-    ]
+    return _with_snippets(rows, parsed)
 
 
 def _vocab_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:

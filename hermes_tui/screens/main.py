@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -47,7 +48,7 @@ class MainScreen(Screen):
         with Horizontal(id="body"):
             with Vertical(id="chat-column"):
                 yield ChatLog(id="chat")
-                yield Static("new output ↓  (end)", id="new-output")
+                yield Static("new output ↓", id="new-output")
                 yield Static("", id="completions")
                 yield PromptInput(self.app.slash_registry, id="prompt")
             with Vertical(id="side"):
@@ -125,6 +126,10 @@ class MainScreen(Screen):
 
     def action_toggle_approvals(self) -> None:
         self.approvals.toggle_class("-collapsed")
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is not None and event.widget.id == "new-output":
+            self.action_jump_to_end()
 
     def action_jump_to_end(self) -> None:
         self.chat.jump_to_end()

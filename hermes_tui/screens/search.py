@@ -61,8 +61,8 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-def result_options(groups: list[list[SearchHit]], now: float, match_style: str) -> list[Option]:
-    """One disabled heading per conversation, then one option per matching message."""
+def result_options(groups: list[list[SearchHit]], now: float, match_style: str, width: int) -> list[Option]:
+    """One disabled heading per conversation, then one option per matching message (one line each)."""
     options: list[Option] = []
     for group in groups:
         head = group[0]
@@ -71,8 +71,8 @@ def result_options(groups: list[list[SearchHit]], now: float, match_style: str) 
         options.append(Option(heading, id=f"group:{head.lineage_root}", disabled=True))
         for hit in group:
             lead = Text(f"  {hit.role:<9} {relative_time(hit.timestamp, now):<14} ", style="dim")
-            line = Text.assemble(lead, snippet_text(one_line(hit.snippet), match_style), no_wrap=True,
-                                 overflow="ellipsis")
+            line = Text.assemble(lead, snippet_text(one_line(hit.snippet), match_style))
+            line.truncate(width, overflow="ellipsis")
             options.append(Option(line, id=f"hit:{hit.session_id}:{hit.message_id}"))
     return options
 
@@ -169,7 +169,8 @@ class SearchScreen(Screen["SearchTarget | None"]):
             self.hits = found
             self._snippets = {f"hit:{h.session_id}:{h.message_id}": h.snippet for h in found}
             style = f"bold reverse {self.app.theme_variables.get('accent', '')}".strip()
-            options = result_options(order_groups(found, self.newest_first), now, style)
+            width = max(20, self.results.scrollable_content_region.width - 2)
+            options = result_options(order_groups(found, self.newest_first), now, style, width)
             sessions = len(group_by_lineage(found))
             order = "newest first" if self.newest_first else "best match first"
             status = (f"{plural(len(found), 'match', 'matches')} in {plural(sessions, 'conversation')} · {order}"

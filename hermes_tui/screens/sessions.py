@@ -22,8 +22,8 @@ from textual.worker import get_current_worker
 from engine.errors import HermesError
 from engine.store import SessionDB
 from engine.store.maintenance import Removal
-from engine.store.models import Session
-from hermes_tui.widgets.session_tree import LineageFilter, LineagePager, SessionTree
+from engine.store.models import Session, TreeNode
+from hermes_tui.widgets.session_tree import PAGE_SIZE, LineageFilter, LineagePager, SessionTree
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 
 FILTER_DELAY_S = 0.15
@@ -104,12 +104,14 @@ class SessionsScreen(Screen[str | None]):
         Binding("tab", "focus_next", "Next pane", show=False),
     ]
 
-    def __init__(self, db: SessionDB) -> None:
+    def __init__(self, db: SessionDB, *, page_size: int = PAGE_SIZE) -> None:
         super().__init__()
         self.db = db
+        self.page_size = page_size
         self.filter = LineageFilter()
-        self.pager = LineagePager(db, self.filter)
+        self.pager = LineagePager(db, self.filter, page_size)
         self._filter_timer: Timer | None = None
+        self._page_in_flight: LineagePager | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Sessions", id="browser-title")
@@ -139,21 +141,27 @@ class SessionsScreen(Screen[str | None]):
 
     def reload(self) -> None:
         """Start over with the current filter (new filter, or after a delete)."""
-        self.pager = LineagePager(self.db, self.filter)
+        self.pager = LineagePager(self.db, self.filter, self.page_size)
         self.tree.start_over()
         self._load_page()
 
-    @work(thread=True, exclusive=True, group="tree-page")
     def _load_page(self) -> None:
+        """Read the next page unless one is already on its way (a dropped page would lose its lineages)."""
+        if self._page_in_flight is not self.pager:
+            self._page_in_flight = self.pager
+            self._read_page(self.pager)
+
+    @work(thread=True, group="tree-page")
+    def _read_page(self, pager: LineagePager) -> None:
         worker = get_current_worker()
-        pager = self.pager
         page = pager.next_page(lambda: worker.is_cancelled)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_page, pager, page)
 
-    def _show_page(self, pager: LineagePager, page: list) -> None:
+    def _show_page(self, pager: LineagePager, page: list[TreeNode]) -> None:
         if pager is not self.pager:
             return  # a page for a filter that has since changed
+        self._page_in_flight = None
         first = not self.tree.root.children
         self.tree.add_lineages(page, more=not pager.exhausted)
         if first and self.tree.root.children:

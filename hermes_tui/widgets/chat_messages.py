@@ -44,7 +44,7 @@ class UserMessage(Static):
         self.entry = entry
 
 
-SEGMENT_CHARS = 1200  # a live Markdown widget is frozen once it holds this much
+SEGMENT_CHARS = 800  # a live Markdown widget is frozen once it holds this much
 
 
 def block_boundary(text: str) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -36,7 +37,7 @@ def edge_for(parent: Session | None) -> str:
 
 
 def session_label(session: Session, parent: Session | None, now: float, colors: Mapping[str, str]) -> Text:
-    """Title, source, started → ended, messages, tokens, end reason; one line per session.
+    """Title, end reason, source, started → ended, messages, tokens; one line per session.
 
     ``colors`` are the theme's variables (``accent``, ``secondary``…): Rich cannot read ``$accent``.
     """
@@ -46,13 +47,13 @@ def session_label(session: Session, parent: Session | None, now: float, colors: 
         compressed = parent is not None and parent.end_reason == "compression"
         text.append(edge, style=f"bold {colors['accent']}" if compressed else f"italic {colors['secondary']}")
     text.append(session.title or "(untitled)", style="bold" if session.title else "dim italic")
+    if session.end_reason:
+        text.append(f"  [{session.end_reason}]", style=colors["warning"] if session.end_reason == "compression" else "dim")
     text.append(f"  {session.source}", style=colors["primary"])
     ended = relative_time(session.ended_at, now) if session.ended_at is not None else "open"
     text.append(f"  {relative_time(session.started_at, now)} → {ended}", style="dim")
     tokens = session.input_tokens + session.output_tokens
     text.append(f"  {session.message_count} msgs · {tokens:,} tok", style="dim")
-    if session.end_reason:
-        text.append(f"  [{session.end_reason}]", style=colors["warning"] if session.end_reason == "compression" else "dim")
     return text
 
 
@@ -96,15 +97,19 @@ class LineagePager:
         page: list[TreeNode] = []
         while len(page) < self.page_size and not self.exhausted and not cancelled():
             batch = self.db.list_sessions(source=self.filter.source, limit=self.page_size, offset=self._offset)
-            self._offset += len(batch)
-            self.exhausted = len(batch) < self.page_size
+            used = 0
             for session in batch:
+                if len(page) == self.page_size:
+                    break
+                used += 1
                 if session.id in self._placed:
                     continue
                 lineage = self.db.tree(session.id)[0]
                 self._placed.update(_ids(lineage))
                 if self.filter.keeps(lineage):
                     page.append(lineage)
+            self._offset += used
+            self.exhausted = len(batch) < self.page_size and used == len(batch)
         return page
 
 
@@ -136,6 +141,8 @@ class SessionTree(Tree[Session | None]):
         if node.allow_expand:
             icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
             return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
+        if node.parent is self.root:  # line single sessions up with the titles of expandable lineages
+            return Text.assemble(" " * cell_len(self.ICON_NODE), label)
         return label
 
     def start_over(self) -> None:
@@ -160,10 +167,16 @@ class SessionTree(Tree[Session | None]):
         return self._more
 
     def find(self, session_id: str) -> UINode[Session | None] | None:
+        return self._first(lambda s: s.id == session_id)
+
+    def find_title(self, title: str) -> UINode[Session | None] | None:
+        return self._first(lambda s: s.title == title)
+
+    def _first(self, match: Callable[[Session], bool]) -> UINode[Session | None] | None:
         stack = list(self.root.children)
         while stack:
             node = stack.pop()
-            if node.data is not None and node.data.id == session_id:
+            if node.data is not None and match(node.data):
                 return node
             stack.extend(node.children)
         return None

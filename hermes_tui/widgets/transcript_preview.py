@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from engine.store import SessionDB, StoredMessage
-from hermes_tui.formatting import truncate, utc_text
+from hermes_tui.formatting import utc_text
 
 PAGE = 40
 MESSAGE_CHARS = 1_500  # a preview, not the full text: very long tool outputs are cut
@@ -112,6 +112,3 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         if new >= self.max_scroll_y - 2:
             self.load_more()
 
-
-def short_title(title: str | None, session_id: str, width: int = 60) -> str:
-    return truncate(title or session_id, width)

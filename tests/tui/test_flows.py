@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
@@ -122,7 +124,7 @@ async def test_escape_cancels_and_keeps_what_was_shown(home: Path, llm: Loopback
         session_id = app.agent.session_id
     close_app(app)
     assistant = [m for m in stored(home, session_id) if m["role"] == "assistant"]
-    assert assistant[-1]["content"] == entry.text.rstrip() or assistant[-1]["content"] == entry.text
+    assert assistant[-1]["content"] == entry.text  # the transcript records what was shown
 
 
 async def test_title_command_renames_the_session_in_state_db(home: Path, llm: LoopbackLLM) -> None:
@@ -237,3 +239,77 @@ async def test_prompt_keys_newline_history_and_completion(home: Path) -> None:
         await pilot.press("down")
         assert prompt.text == ""
     close_app(app)
+
+
+@pytest.mark.slow
+async def test_scrolled_up_shows_the_new_output_hint_until_back_at_the_end(home: Path, llm: LoopbackLLM) -> None:
+    llm.tokens_per_second = 60
+    llm.push(Reply(text="".join(f"line {n}\n\n" for n in range(120)), chunk_chars=8))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "count")
+        chat = app.main.chat
+        await wait_until(pilot, lambda: chat.max_scroll_y > 5)
+        chat.scroll_home(animate=False)
+        hint = app.main.query_one("#new-output")
+        await wait_until(pilot, lambda: hint.display)
+        assert chat.scroll_y == 0  # the view stays where the user put it
+        await pilot.click("#new-output")
+        await wait_until(pilot, lambda: not hint.display and chat.following)
+        app.cancel_turn()
+        await wait_until(pilot, lambda: not app.busy)
+    close_app(app)
+
+
+async def test_palette_runs_slash_commands_and_prefills_ones_needing_an_argument(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "/usage")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "context: not measured yet" in screen_text(app))
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "/title")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.main.prompt.text == "/title ")
+    close_app(app)
+
+
+async def test_theme_command_switches_and_persists_and_refuses_unknown_names(home: Path) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await send(pilot, "/theme nord")
+        await wait_until(pilot, lambda: app.theme == "nord")
+        await send(pilot, "/theme no-such-theme")
+        await wait_until(pilot, lambda: "no theme named 'no-such-theme'" in screen_text(app))
+        assert app.theme == "nord"
+    close_app(app)
+    assert "theme: nord" in (home / "config.yaml").read_text(encoding="utf-8")
+
+
+async def test_resume_at_start_shows_the_transcript_and_copy_takes_the_last_reply(home: Path) -> None:
+    db = SessionDB.open_home(home)
+    session_id = db.create_session(source="tui", title="Earlier work")
+    db.append_messages(session_id, [{"role": "user", "content": "what port?"},
+                                    {"role": "assistant", "content": "Port **8443**."}])
+    db.close()
+    app = make_app(home, resume="Earlier work")
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        text = screen_text(app)
+        assert "what port?" in text and "Port 8443." in text and "Earlier work" in text
+        await send(pilot, "/copy")
+        await wait_until(pilot, lambda: app.clipboard == "Port **8443**.")
+    close_app(app)
+
+
+def test_unknown_resume_target_fails_before_the_screen_opens(home: Path, capsys) -> None:
+    from hermes_tui.cli import main
+
+    assert main(["--home", str(home), "-r", "no-such-session"]) == 1
+    assert "no-such-session" in capsys.readouterr().err

@@ -1,0 +1,88 @@
+"""Chat pane widgets on their own: streamed segments, transcript conversion, the mounted window."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from textual.app import App, ComposeResult
+
+from hermes_tui.widgets.chat_log import ChatLog
+from hermes_tui.widgets.chat_messages import (
+    AssistantMessage,
+    Entry,
+    FrozenMarkdown,
+    block_boundary,
+    entries_from_transcript,
+)
+
+REPLY = "".join(
+    f"## Part {n}\n\nSome text for part {n}.\n\n```python\ndef f{n}():\n\n    return {n}\n```\n\n- a\n- b\n\n"
+    for n in range(30)
+) + "The end."
+
+
+class ChatApp(App):
+    def compose(self) -> ComposeResult:
+        yield ChatLog(window=20, page=10)
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ("para one\n\npara two", len("para one\n\n")),
+        ("```\ncode\n\nmore code\n", 0),  # the blank line is inside an open fence
+        ("```\ncode\n```\n\nafter", len("```\ncode\n```\n\n")),
+        ("no blank line at all", 0),
+    ],
+)
+def test_block_boundary(text: str, cut: int) -> None:
+    assert block_boundary(text) == cut
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_streamed_reply_in_any_chunking_renders_exactly_the_reply(seed: int) -> None:
+    rng = random.Random(seed)
+    app = ChatApp()
+    async with app.run_test() as pilot:
+        widget = await app.query_one(ChatLog).add(Entry("assistant"))
+        assert isinstance(widget, AssistantMessage)
+        await widget.start_stream()
+        pos = 0
+        while pos < len(REPLY):  # fences and blank lines split at random places
+            step = rng.randint(1, 120)
+            await widget.write(REPLY[pos : pos + step])
+            pos += step
+        await widget.finish()
+        await pilot.pause()
+        assert widget.source == REPLY and widget.entry.text == REPLY
+        assert len(widget.query(FrozenMarkdown)) > 1  # a long reply is kept as a few widgets
+
+
+async def test_only_a_window_is_mounted_and_older_items_load_on_demand() -> None:
+    app = ChatApp()
+    async with app.run_test() as pilot:
+        log = app.query_one(ChatLog)
+        await log.load([Entry("user", text=f"message {n}") for n in range(100)])
+        await pilot.pause()
+        assert log.mounted_count == 20
+        assert await log.load_older() == 10
+        assert log.mounted_count == 30
+        assert log.children[0].entry.text == "message 70"
+        for n in range(25):
+            await log.add(Entry("notice", text=f"new {n}"))
+        assert log.mounted_count == 20 and len(log.entries) == 125
+
+
+def test_entries_from_transcript_folds_tool_results_into_their_call() -> None:
+    messages = [
+        {"role": "user", "content": "remember tea"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "memory", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "name": "memory", "content": '{"success": true}'},
+        {"role": "assistant", "content": [{"type": "text", "text": "Done."}], "finish_reason": "cancelled"},
+    ]
+    entries = entries_from_transcript(messages)
+    assert [e.kind for e in entries] == ["user", "tool", "assistant"]
+    assert entries[1].result == '{"success": true}' and entries[1].call_id == "c1"
+    assert entries[2].text == "Done." and entries[2].cancelled

@@ -1,0 +1,119 @@
+"""Interactive search over a copy of the upstream home: live CJK and English results, open, summarize."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from textual.widgets import Input
+
+from engine.search import SessionSearchResult
+from engine.store import SessionDB
+from hermes_tui.screens.search import SearchScreen, SearchTarget, order_groups
+from tests.tui.helpers import SIZE, screen_text, wait_until
+from tests.tui.test_sessions_screen import ScreenHost
+
+ROOT = "20261101_090000_a1a1a1"
+
+
+@pytest.fixture
+def db(upstream_home: Path) -> Iterator[SessionDB]:
+    with SessionDB.open_home(upstream_home) as opened:
+        yield opened
+
+
+async def search_for(pilot, text: str) -> SearchScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, SearchScreen)
+    screen.query_one("#query", Input).value = text
+    await wait_until(pilot, lambda: screen.shown_query == text)
+    return screen
+
+
+def snapshot_query(snap_compare, db: SessionDB, text: str) -> bool:
+    async def run_before(pilot) -> None:
+        await wait_until(pilot, lambda: pilot.app.screen.shown_query is not None)
+        pilot.app.screen.query_one("#query", Input).cursor_blink = False
+        screen = await search_for(pilot, text)
+        await wait_until(pilot, lambda: screen.query(".focused-match"))
+        await pilot.pause()
+
+    return snap_compare(ScreenHost(lambda: SearchScreen(db)), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_cjk_results(snap_compare, db: SessionDB) -> None:
+    assert snapshot_query(snap_compare, db, "支付")
+
+
+def test_snapshot_english_results(snap_compare, db: SessionDB) -> None:
+    assert snapshot_query(snap_compare, db, "postgres OR terraform")
+
+
+async def test_cjk_search_opens_the_matched_message(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search_for(pilot, "支付")
+        assert screen.hits and all(h.lineage_root == ROOT for h in screen.hits)
+        assert "迁移支付服务" in screen_text(app)
+        await pilot.press("enter", "enter")  # to the results, then open the highlighted match
+        await wait_until(pilot, lambda: app.result is not app.NOTHING)
+    assert isinstance(app.result, SearchTarget)
+    assert app.result.session_id == screen.hits[0].session_id
+    assert app.result.message_id == screen.hits[0].message_id
+    assert "支付" in app.result.snippet
+
+
+async def test_upstream_marker_word_and_empty_query(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search_for(pilot, "")
+        assert "Recent sessions" in screen_text(app) and "Go metrics exporter" in screen_text(app)
+        screen = await search_for(pilot, "quokkamarker")
+        assert [h.session_id for h in screen.hits] == ["20261125_080000_f6f6f6"]
+        screen = await search_for(pilot, "zzznothinglikethis")
+        assert "No matches for 'zzznothinglikethis'" in screen_text(app)
+
+
+async def test_stale_queries_never_overwrite_the_latest(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.screen.shown_query == "")
+        await pilot.press(*"terraform")  # typed faster than the debounce: one search, for the whole word
+        await wait_until(pilot, lambda: app.screen.shown_query == "terraform")
+        await pilot.pause(0.3)
+        assert app.screen.shown_query == "terraform" and app.screen.hits
+
+
+async def test_toggle_orders_by_newest(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search_for(pilot, "postgres OR terraform OR python")
+        best = [h.lineage_root for h in screen.hits]
+        await pilot.press("ctrl+o")
+        assert screen.newest_first and "newest first" in screen_text(app)
+        newest = order_groups(screen.hits, True)
+        stamps = [g[0].timestamp for g in newest]
+        assert stamps == sorted(stamps, reverse=True)
+        assert {g[0].lineage_root for g in newest} == set(best)
+
+
+async def test_summarize_runs_off_the_ui_thread_and_shows_the_result(db: SessionDB) -> None:
+    asked: list[str] = []
+
+    def summarize(query: str) -> SessionSearchResult:
+        asked.append(query)
+        from engine.search import session_search
+
+        return session_search(db, query, provider=None, current_session_id=None)
+
+    app = ScreenHost(lambda: SearchScreen(db, summarize=summarize))
+    async with app.run_test(size=SIZE) as pilot:
+        await search_for(pilot, "")
+        await pilot.press("ctrl+s")  # nothing typed: a notice, no summary run
+        await pilot.pause()
+        assert asked == []
+        await search_for(pilot, "terraform")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: "raw excerpts" in screen_text(app))
+    assert asked == ["terraform"]

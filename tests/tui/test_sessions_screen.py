@@ -1,0 +1,203 @@
+"""The session browser over a copy of the upstream home: lineage drawing, paging, resume, rename, delete."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import Input
+
+from engine.store import SessionDB
+from hermes_tui.screens.sessions import ConfirmDelete, RenameSession, SessionsScreen
+from hermes_tui.widgets.session_tree import COMPRESSION_EDGE, BRANCH_EDGE, LineageFilter, LineagePager, SessionTree
+from tests.tui.helpers import SIZE, screen_text, wait_until
+
+ROOT, SECOND, TIP = "20261101_090000_a1a1a1", "20261101_091500_b2b2b2", "20261101_093000_c3c3c3"
+RELEASE, RELEASE_BRANCH = "20261110_140000_d4d4d4", "20261110_150000_e5e5e5"
+
+
+class ScreenHost(App):
+    """Pushes one screen and keeps what it dismisses with (``NOTHING`` until then)."""
+
+    NOTHING = object()
+
+    def __init__(self, make_screen) -> None:
+        super().__init__()
+        self.make_screen = make_screen
+        self.result: Any = self.NOTHING
+
+    def on_mount(self) -> None:
+        self.push_screen(self.make_screen(), self._done)
+
+    def _done(self, result: Any) -> None:
+        self.result = result
+
+
+@pytest.fixture
+def db(upstream_home: Path) -> Iterator[SessionDB]:
+    with SessionDB.open_home(upstream_home) as opened:
+        yield opened
+
+
+def tree_of(app: App) -> SessionTree:
+    return app.screen.query_one(SessionTree)
+
+
+def shown_ids(tree: SessionTree) -> list[str]:
+    out, stack = [], list(tree.root.children)[::-1]
+    while stack:
+        node = stack.pop()
+        if node.data is not None:
+            out.append(node.data.id)
+        stack.extend(list(node.children)[::-1])
+    return out
+
+
+async def press_for(pilot, key: str, modal: type) -> Screen:
+    """Press ``key`` and wait for its dialog."""
+    await pilot.press(key)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, modal))
+    return pilot.app.screen
+
+
+async def loaded(pilot, count: int = 1) -> SessionTree:
+    tree = tree_of(pilot.app)
+    await wait_until(pilot, lambda: len(shown_ids(tree)) >= count)
+    return tree
+
+
+def test_tree_snapshot_with_compression_lineage_and_branch(snap_compare, db: SessionDB) -> None:
+    async def run_before(pilot) -> None:
+        tree = await loaded(pilot, 12)
+        tree.select_session(SECOND)
+        await wait_until(pilot, lambda: pilot.app.screen.query(".preview-message"))
+        await pilot.pause()
+
+    assert snap_compare(ScreenHost(lambda: SessionsScreen(db)), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_upstream_lineages_are_nested_and_drawn(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await loaded(pilot, 12)
+        root = tree.find(ROOT)
+        assert [c.data.id for c in root.children] == [SECOND]
+        assert [c.data.id for c in root.children[0].children] == [TIP]
+        assert [c.data.id for c in tree.find(RELEASE).children] == [RELEASE_BRANCH]
+        text = screen_text(app)
+        assert f"{COMPRESSION_EDGE}迁移支付服务 #3" in text
+        assert f"{BRANCH_EDGE}Release checklist #2" in text
+        assert "[compression]" in text and "[branched]" in text
+
+
+async def test_enter_resumes_the_tip_of_the_lineage(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await loaded(pilot, 12)
+        tree.select_session(ROOT)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.result is not app.NOTHING)
+    assert app.result == TIP
+
+
+async def test_jump_to_tip_and_escape(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await loaded(pilot, 12)
+        tree.select_session(ROOT)
+        await pilot.press("t")
+        assert tree.selected_session.id == TIP
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.result is not app.NOTHING)
+    assert app.result is None
+
+
+async def test_rename_updates_state_db_and_refuses_a_taken_title(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await loaded(pilot, 12)
+        tree.select_session(TIP)
+        (await press_for(pilot, "r", RenameSession)).query_one(Input).value = "Payments on Postgres"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: db.require_session(TIP).title == "Payments on Postgres")
+        assert "Payments on Postgres" in screen_text(app)
+
+        (await press_for(pilot, "r", RenameSession)).query_one(Input).value = "Release checklist"  # taken
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: any("already used" in str(n.message) for n in app._notifications))
+    assert db.require_session(TIP).title == "Payments on Postgres"
+
+
+async def test_delete_asks_first_and_removes_from_state_db(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await loaded(pilot, 12)
+        tree.select_session(SECOND)
+        await press_for(pilot, "d", ConfirmDelete)
+        shown = screen_text(app)
+        assert "3 messages are removed" in shown and TIP in shown
+        await pilot.press("n")  # keep it
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        assert db.get_session(SECOND) is not None
+
+        await press_for(pilot, "d", ConfirmDelete)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: db.get_session(SECOND) is None)
+        tree = await loaded(pilot, 11)
+        assert tree.find(SECOND) is None
+        assert [c.data.id for c in tree.find(ROOT).children] == [TIP]  # re-attached to the root
+    assert db.require_session(TIP).parent_session_id == ROOT
+
+
+async def test_filters_by_text_and_by_source(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await loaded(pilot, 12)
+        await pilot.press("slash", *"checklist")
+        await wait_until(pilot, lambda: shown_ids(tree) == [RELEASE, RELEASE_BRANCH])
+        app.screen.query_one("#filter-text", Input).value = ""
+        await wait_until(pilot, lambda: len(shown_ids(tree)) == 12)
+        app.screen._apply_filter(source="telegram")
+        await wait_until(pilot, lambda: len(shown_ids(tree)) == 2)
+        assert {db.require_session(s).source for s in shown_ids(tree)} == {"telegram"}
+
+
+def test_pager_pages_whole_lineages_once(tmp_path: Path) -> None:
+    with SessionDB.open_home(tmp_path / "many") as many:
+        parents = [many.create_session(session_id=f"s{i:03d}", title=f"Chat {i}") for i in range(25)]
+        many.fork_session(parents[3], end_reason="compression", messages=[{"role": "user", "content": "x"}],
+                          title="Chat 3 #2", system_prompt="", model=None, source="cli")
+        pager = LineagePager(many, LineageFilter(), page_size=10)
+        pages = [pager.next_page() for _ in range(3)]
+        assert [len(p) for p in pages] == [10, 10, 5] and pager.exhausted
+        roots = [node.session.id for page in pages for node in page]
+        assert len(set(roots)) == 25 and "s003" in roots
+        chat3 = next(node for page in pages for node in page if node.session.id == "s003")
+        assert [c.session.title for c in chat3.children] == ["Chat 3 #2"]
+
+
+async def test_the_more_row_loads_the_next_page(tmp_path: Path) -> None:
+    with SessionDB.open_home(tmp_path / "many") as many:
+        for i in range(12):
+            many.create_session(session_id=f"s{i:03d}", title=f"Chat {i}")
+        app = ScreenHost(lambda: SessionsScreen(many, page_size=5))
+        async with app.run_test(size=SIZE) as pilot:
+            tree = await loaded(pilot, 5)
+            assert len(shown_ids(tree)) == 5 and tree.more_row is not None
+            tree.move_cursor(tree.more_row)
+            await wait_until(pilot, lambda: len(shown_ids(tree)) == 10)
+            tree.move_cursor(tree.more_row)
+            await wait_until(pilot, lambda: len(shown_ids(tree)) == 12 and tree.more_row is None)
+
+
+async def test_empty_home_says_so(tmp_path: Path) -> None:
+    with SessionDB.open_home(tmp_path / "empty") as empty:
+        app = ScreenHost(lambda: SessionsScreen(empty))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: "no sessions match" in screen_text(app))
+            await pilot.press("enter", "r", "d")  # nothing selected: a notice, never an error
+            await pilot.pause()
+            assert isinstance(app.screen, Screen) and app.result is app.NOTHING
