@@ -19,10 +19,11 @@ from textual.worker import get_current_worker
 
 from engine.config import set_config_value
 from engine.errors import BadInputError, HermesError
-from engine.events import EngineEvent, TurnFailed
+from engine.events import EngineEvent, Notice, TurnFailed
 from engine.memory import ApprovalDecision, ApprovalRequest
 from engine.memory.store import HEADERS
 from hermes_tui.event_bridge import EventBridge
+from hermes_tui.formatting import snippet_plain
 from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested, TextArrived
 from hermes_tui.palette import SlashCommandsProvider
 from hermes_tui.screens.main import MainScreen
@@ -35,6 +36,7 @@ from hermes_tui.widgets.status_bar import context_pct
 
 if TYPE_CHECKING:
     from engine.agent import Agent
+    from hermes_tui.screens.search import SearchTarget
 
 AgentCall = Callable[[Callable[[EngineEvent], None], threading.Event], None]
 StartAgent = Callable[[Callable[[ApprovalRequest], ApprovalDecision]], "Agent"]
@@ -53,6 +55,8 @@ class HermesApp(App):
     BINDINGS = [
         Binding("ctrl+n", "slash('/new')", "New"),
         Binding("f5", "slash('/copy')", "Copy reply"),
+        Binding("f7", "slash('/sessions')", "Sessions", priority=True),
+        Binding("ctrl+f", "slash('/search')", "Search", priority=True),
         Binding("ctrl+r", "retry", "Retry", show=False),
     ]
 
@@ -224,6 +228,43 @@ class HermesApp(App):
         rows = [f"- `{s.id}` {s.title or '(untitled)'} — {s.message_count} messages" for s in sessions]
         await self._info("**Recent sessions** (`/resume ID` or `/resume TITLE`)\n\n" + ("\n".join(rows) or "none yet"))
 
+    async def slash_sessions(self, args: str) -> None:
+        from hermes_tui.screens.sessions import SessionsScreen
+
+        self.push_screen(SessionsScreen(self.agent.db, live_session_id=self.agent.session_id), self._resume_picked)
+
+    async def slash_search(self, args: str) -> None:
+        from engine.search import session_search
+        from hermes_tui.screens.search import SearchScreen
+
+        agent = self.agent
+
+        def summarize(query: str) -> Any:
+            return session_search(agent.db, query, provider=agent.aux["session_search"],
+                                  current_session_id=agent.session_id)
+
+        self.push_screen(SearchScreen(agent.db, summarize=summarize, query=args), self._open_match)
+
+    def _resume_picked(self, session_id: str | None, note: str = "") -> None:
+        """A session chosen in the tree or in search: resume its lineage tip in the chat."""
+        if not session_id:
+            return
+        if self.busy:
+            self.notify("A reply is still streaming: press esc, then resume.", severity="warning")
+            return
+
+        def call(emit: Callable[[EngineEvent], None], cancel: threading.Event) -> None:
+            self.agent.resume(session_id, emit)
+            if note:
+                emit(Notice(note, "information"))
+
+        self._start(call)
+
+    def _open_match(self, target: "SearchTarget | None") -> None:
+        if target is not None:
+            note = f"Search match in {target.session_id}: {snippet_plain(target.snippet, ('', ''))}" if target.snippet else ""
+            self._resume_picked(target.session_id, note)
+
     async def slash_compress(self, args: str) -> None:
         self._start(lambda emit, cancel: self.agent.compress(args or None, emit))
 
@@ -288,9 +329,20 @@ class HermesApp(App):
             return
         if args not in self.available_themes:
             raise BadInputError(f"/theme: no theme named {args!r}; /theme lists them.")
-        apply_theme(self, args)
-        set_config_value(self.agent.config.home, "display.theme", args)
+        apply_theme(self, args)  # watch_theme saves it
         self.notify(f"Theme {args!r} (saved as display.theme).")
+
+    def watch_theme(self, name: str) -> None:
+        """Any switch — ``/theme`` or the palette's "Change theme" — is remembered in display.theme."""
+        agent = getattr(self, "agent", None)
+        if agent is None or not self.is_running or name == agent.config.get("display.theme"):
+            return
+        try:
+            set_config_value(agent.config.home, "display.theme", name)
+        except HermesError as exc:
+            self.notify(str(exc), title="Theme not saved", severity="warning")
+            return
+        agent.config.data["display"]["theme"] = name
 
     async def slash_help(self, args: str) -> None:
         keys = list(PROMPT_KEYS)

@@ -45,6 +45,8 @@ COMMANDS: tuple[SlashCommand, ...] = (
         "show memory usage, manage pending writes, edit entries",
         ("pending", "approve", "reject", "approval", "add", "replace", "remove"),
     ),
+    SlashCommand("sessions", "", "browse session lineages: resume, rename, delete (F7)"),
+    SlashCommand("search", "[QUERY]", "search past sessions as you type (ctrl+f)"),
     SlashCommand("usage", "", "token and cache figures for this session"),
     SlashCommand("copy", "", "copy the last reply to the clipboard"),
     SlashCommand("theme", "[NAME]", "switch theme (list themes without an argument)"),

@@ -1,9 +1,10 @@
 """Reading sessions: the row shape, and "most recently active first" without scanning history.
 
 ``last_active`` is ``max(started_at, newest message timestamp)``. Ordering every session by it
-would read every message; instead two indexed streams are merged newest-first — messages by
-timestamp and sessions by start time — and reading stops once enough distinct sessions are
-found, so a listing costs about the same on a home of 200,000 messages as on an empty one.
+would read every message; instead two indexed streams are merged newest-first — each session's
+newest message time (``hermes_tui_activity``, one row per session, kept by triggers) and
+sessions by start time — and reading stops once enough sessions are found, so a listing costs
+the same on a home of 200,000 messages, or with one session of 100,000, as on an empty one.
 """
 
 from __future__ import annotations
@@ -68,10 +69,12 @@ def _batched(
         batch = min(batch * 4, MAX_BATCH)  # small first pages: a short listing reads little
 
 
-_MESSAGE_STREAM = """
-SELECT m.timestamp, m.session_id, m.id FROM messages m {join}
-WHERE {filter} m.timestamp <= ? AND (m.timestamp < ? OR m.id < ?)
-ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
+# The join drops marks of sessions whose row is gone; CROSS JOIN keeps the time index outermost,
+# so reading still stops early.
+_ACTIVITY_STREAM = """
+SELECT a.last_active, a.session_id, a.rowid FROM hermes_tui_activity a CROSS JOIN sessions s ON s.id = a.session_id
+WHERE {filter} a.last_active <= ? AND (a.last_active < ? OR a.rowid < ?)
+ORDER BY a.last_active DESC, a.rowid DESC LIMIT ?"""
 # Rowid ascending within equal times: that is the order the DESC start-time index already has.
 _SESSION_STREAM = """
 SELECT s.started_at, s.id, s.rowid FROM sessions s
@@ -83,19 +86,14 @@ def recent_session_ids(conn: sqlite3.Connection, *, source: str | None, count: i
     """Session ids, most recently active first; ``count=None`` means all.
 
     The first time a session shows up in either stream is its max(started_at, newest message);
-    later rows of a session already placed cost one set lookup each.
+    its second appearance (in the other stream) costs one set lookup.
     """
-    if source is None:
-        message_sql = _MESSAGE_STREAM.format(join="", filter="")
-        session_sql, params = _SESSION_STREAM.format(filter=""), ()
-    else:
-        # CROSS JOIN keeps the time index as the outer loop, so reading still stops early.
-        message_sql = _MESSAGE_STREAM.format(join="CROSS JOIN sessions s ON s.id = m.session_id", filter="s.source = ? AND")
-        session_sql, params = _SESSION_STREAM.format(filter="s.source = ? AND"), (source,)
+    sql_filter, params = ("", ()) if source is None else ("s.source = ? AND", (source,))
+    activity_sql, session_sql = _ACTIVITY_STREAM.format(filter=sql_filter), _SESSION_STREAM.format(filter=sql_filter)
     sessions = _batched(conn, session_sql, params, -(2**63))
     seen: dict[str, None] = {}
     head = next(sessions, None)
-    for ts, sid in _batched(conn, message_sql, params, 2**63 - 1):
+    for ts, sid in _batched(conn, activity_sql, params, 2**63 - 1):
         if sid in seen:
             continue
         while head is not None and head[0] > ts:  # sessions started after this message, not yet placed

@@ -83,6 +83,11 @@ TABLES: dict[str, str] = {
     ),
     "messages": _create_table("messages", MESSAGE_COLUMNS),
     "state_meta": "CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT)",
+    # Ours: each session's newest message time, kept by the triggers below (which upstream's
+    # writes fire too), so "most recently active" never walks a session's history.
+    "hermes_tui_activity": (
+        "CREATE TABLE IF NOT EXISTS hermes_tui_activity (session_id TEXT PRIMARY KEY, last_active REAL NOT NULL)"
+    ),
 }
 
 # Upstream's own indexes (same names, so an upstream release sees them as its own), plus one of
@@ -94,6 +99,9 @@ INDEXES: dict[str, str] = {
     "idx_messages_session": "CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp)",
     "idx_hermes_tui_messages_ts": (
         "CREATE INDEX IF NOT EXISTS idx_hermes_tui_messages_ts ON messages(timestamp)"
+    ),
+    "idx_hermes_tui_activity_last": (
+        "CREATE INDEX IF NOT EXISTS idx_hermes_tui_activity_last ON hermes_tui_activity(last_active)"
     ),
 }
 # Created with a new database only: on an existing home duplicate titles would make it fail.
@@ -129,7 +137,38 @@ def _fts_triggers(table: str) -> dict[str, str]:
     }
 
 
-TRIGGERS: dict[str, str] = {name: sql for t in FTS_TABLES for name, sql in _fts_triggers(t).items()}
+_ACTIVITY_RAISE = (
+    "INSERT INTO hermes_tui_activity(session_id, last_active) VALUES (new.session_id, new.timestamp) "
+    "ON CONFLICT(session_id) DO UPDATE SET last_active = MAX(last_active, excluded.last_active);"
+)
+# A removed message lowers the mark only when it held it; the session's newest remaining message
+# (an index seek on idx_messages_session) then takes its place, or the row goes with the last one.
+_ACTIVITY_LOWER = (
+    "DELETE FROM hermes_tui_activity WHERE session_id = old.session_id AND last_active <= old.timestamp; "
+    "INSERT OR IGNORE INTO hermes_tui_activity(session_id, last_active) "
+    "SELECT session_id, MAX(timestamp) FROM messages WHERE session_id = old.session_id GROUP BY session_id;"
+)
+ACTIVITY_TRIGGERS: dict[str, str] = {
+    "hermes_tui_activity_insert": (
+        f"CREATE TRIGGER IF NOT EXISTS hermes_tui_activity_insert AFTER INSERT ON messages BEGIN {_ACTIVITY_RAISE} END"
+    ),
+    "hermes_tui_activity_delete": (
+        f"CREATE TRIGGER IF NOT EXISTS hermes_tui_activity_delete AFTER DELETE ON messages BEGIN {_ACTIVITY_LOWER} END"
+    ),
+    "hermes_tui_activity_update": (
+        "CREATE TRIGGER IF NOT EXISTS hermes_tui_activity_update AFTER UPDATE OF session_id, timestamp ON messages "
+        f"BEGIN {_ACTIVITY_LOWER} {_ACTIVITY_RAISE} END"
+    ),
+}
+ACTIVITY_REBUILD = (
+    "DELETE FROM hermes_tui_activity",
+    "INSERT INTO hermes_tui_activity(session_id, last_active) "
+    "SELECT session_id, MAX(timestamp) FROM messages GROUP BY session_id",
+)
+TRIGGERS: dict[str, str] = {
+    **{name: sql for t in FTS_TABLES for name, sql in _fts_triggers(t).items()},
+    **ACTIVITY_TRIGGERS,
+}
 
 
 def existing_objects(conn: sqlite3.Connection) -> set[str]:
@@ -181,6 +220,11 @@ def ensure_schema(conn: sqlite3.Connection, label: str) -> None:
             conn.execute(
                 f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_TEXT.format(r='messages')} FROM messages"
             )
+    if not set(ACTIVITY_TRIGGERS) <= have:
+        # New, or a trigger was lost (a table rebuild by another program drops them): messages
+        # written meanwhile did not move the marks, so they are recomputed from scratch.
+        for sql in ACTIVITY_REBUILD:
+            conn.execute(sql)
     for sql in TRIGGERS.values():
         conn.execute(sql)
     row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()

@@ -28,6 +28,10 @@ VOCAB = "temp.hermes_trigram_vocab"
 MAX_CHAR = "\U0010ffff"
 SNIPPET_BEFORE, SNIPPET_AFTER = 30, 70
 RECENT_WINDOW = 500
+# Every hit row ends with its session's parent (when that row exists) and the parent's parent:
+# a lineage of depth ≤ 1, the usual case, needs no further walk to find its root.
+HIT_COLUMNS = "m.session_id, m.role, m.timestamp, s.title, p.id, p.parent_session_id"
+PARENT_JOIN = "LEFT JOIN sessions p ON p.id = s.parent_session_id"
 
 
 def _filters(
@@ -54,8 +58,8 @@ def _filters(
 # cut in Python (a trigram match is a case-insensitive substring, which a regex finds exactly).
 _FTS_SELECT = {
     route: f"""
-SELECT {table}.rowid, {text}, m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
-FROM {table} CROSS JOIN messages m ON m.id = {table}.rowid CROSS JOIN sessions s ON s.id = m.session_id
+SELECT {table}.rowid, {text}, {HIT_COLUMNS}
+FROM {table} CROSS JOIN messages m ON m.id = {table}.rowid CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
 WHERE {table} MATCH ?{{where}}
 ORDER BY {table}.rank LIMIT ?"""
     for route, table, text in (
@@ -108,17 +112,17 @@ def _check_sql(terms: list[Term]) -> str:
     )
 
 
-_SHORT_SELECT = """
-SELECT m.id, m.content, m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
-FROM {source} CROSS JOIN messages m ON m.id = cand.id CROSS JOIN sessions s ON s.id = m.session_id
-WHERE 1{checks}{where}
+_SHORT_SELECT = f"""
+SELECT m.id, m.content, {HIT_COLUMNS}
+FROM {{source}} CROSS JOIN messages m ON m.id = cand.id CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
+WHERE 1{{checks}}{{where}}
 ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 
 
-_WALK_SELECT = """
-SELECT m.id, m.content, m.session_id, m.role, m.timestamp, s.title, s.parent_session_id
-FROM messages m CROSS JOIN sessions s ON s.id = m.session_id
-WHERE m.timestamp >= (SELECT timestamp FROM messages ORDER BY timestamp DESC LIMIT 1 OFFSET ?){checks}{where}
+_WALK_SELECT = f"""
+SELECT m.id, m.content, {HIT_COLUMNS}
+FROM messages m CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
+WHERE m.timestamp >= (SELECT timestamp FROM messages ORDER BY timestamp DESC LIMIT 1 OFFSET ?){{checks}}{{where}}
 ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 
 
@@ -167,11 +171,18 @@ def run_search(
         rows = _short_rows(conn, parsed, limit, where, params)
     else:
         rows = _fts_rows(conn, parsed, limit, where, params)
-    roots = roots_of(conn, {row[2] for row in rows if row[6]})  # only continuations need the walk
+    deeper = roots_of(conn, {parent for *_, parent, grandparent in rows if grandparent is not None})
     return [
         SearchHit(
-            session_id=sid, lineage_root=roots.get(sid, sid), title=title, message_id=mid, role=role,
-            snippet=snippet, timestamp=ts, rank=position,
+            session_id=sid, lineage_root=_root(sid, parent, grandparent, deeper), title=title, message_id=mid,
+            role=role, snippet=snippet, timestamp=ts, rank=position,
         )
-        for position, (mid, snippet, sid, role, ts, title, _parent) in enumerate(rows, start=1)
+        for position, (mid, snippet, sid, role, ts, title, parent, grandparent) in enumerate(rows, start=1)
     ]
+
+
+def _root(sid: str, parent: str | None, grandparent: str | None, deeper: dict[str, str]) -> str:
+    """The furthest existing ancestor (a missing parent row ends the walk)."""
+    if parent is None:
+        return sid
+    return deeper.get(parent, parent) if grandparent is not None else parent

@@ -104,9 +104,10 @@ class SessionsScreen(Screen[str | None]):
         Binding("tab", "focus_next", "Next pane", show=False),
     ]
 
-    def __init__(self, db: SessionDB, *, page_size: int = PAGE_SIZE) -> None:
+    def __init__(self, db: SessionDB, *, page_size: int = PAGE_SIZE, live_session_id: str | None = None) -> None:
         super().__init__()
         self.db = db
+        self.live_session_id = live_session_id  # the chat's own session: never deleted from here
         self.page_size = page_size
         self.filter = LineageFilter()
         self.pager = LineagePager(db, self.filter, page_size)
@@ -260,6 +261,10 @@ class SessionsScreen(Screen[str | None]):
     def action_delete(self) -> None:
         session = self._selected()
         if session is None:
+            return
+        if session.id == self.live_session_id:
+            self.notify("This is the session open in the chat: start /new first, then delete it.",
+                        severity="warning", title="Not deleted")
             return
         try:
             plan = self.db.delete_plan(session.id)

@@ -14,6 +14,7 @@ from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.memory import ApprovalDecision, ApprovalRequest
@@ -56,6 +57,7 @@ class ApprovalPrompt(Vertical, can_focus=True):
         self.timeout = timeout
         self.selected = 0
         self._shown_at = 0.0
+        self._return_focus: Widget | None = None
 
     def compose(self) -> ComposeResult:
         verb = self.request.summary.partition(":")[0]  # "add to memory", "replace in user", …
@@ -71,6 +73,7 @@ class ApprovalPrompt(Vertical, can_focus=True):
         self._shown_at = time.monotonic()
         self._render_choices()
         self.set_timer(self.timeout, self._expire)
+        self._return_focus = self.app.focused  # typing resumes where it was once answered
         self.focus()
 
     def _render_choices(self) -> None:
@@ -113,6 +116,8 @@ class ApprovalPrompt(Vertical, can_focus=True):
         """Answer the agent (once) and go away."""
         if not self.future.done():
             self.future.set_result(decision)
+        if self._return_focus is not None and self._return_focus.is_mounted:
+            self._return_focus.focus()
         if self.is_mounted:
             self.remove()
 

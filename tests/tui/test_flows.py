@@ -171,6 +171,7 @@ async def test_inline_approval_ignores_keys_in_the_grace_period_then_allows(home
         await wait_until(pilot, lambda: not app.busy)
         assert "Works on the payments team" in MemoryStore(home / "memories").entries("user")
         assert not app.main.query(ApprovalPrompt)
+        assert app.focused is app.main.prompt
     close_app(app)
 
 

@@ -103,3 +103,23 @@ def test_make_snippet_marks_every_needle() -> None:
     snippet = make_snippet(text, ["alpha"])
     assert snippet.startswith("…") and snippet.endswith("…")
     assert snippet.count(">>>") == 2 and ">>>Alpha<<<" in snippet
+
+
+def test_lineage_roots_of_deep_chains_and_missing_parents(db: SessionDB, corpus: dict[str, str]) -> None:
+    c = db.create_session(session_id="c", parent_session_id=corpus["b"])
+    db.append_messages(c, [{"role": "user", "content": "grandchild trigram 第三代会话"}])
+    assert {h.lineage_root for h in db.search("grandchild")} == {"a"}  # word route, depth 2
+    assert {h.lineage_root for h in db.search("第三代")} == {"a"}  # trigram route
+    assert {h.lineage_root for h in db.search("第三")} == {"a"}  # short CJK route
+    with sqlite3.connect(db.path) as conn:  # a dangling parent, as hand-edited or older data can have
+        conn.execute("UPDATE sessions SET parent_session_id = 'gone' WHERE id = 'b'")
+    assert {h.lineage_root for h in db.search("grandchild")} == {"b"}  # the walk ends at the last row
+    assert {h.lineage_root for h in db.search("checklist")} == {"b"}
+
+
+def test_trigram_snippets_are_cut_around_the_match(db: SessionDB) -> None:
+    sid = db.create_session()
+    db.append_messages(sid, [{"role": "user", "content": "前言" * 40 + "数据库迁移" + "后记" * 60}])
+    [hit] = db.search("数据库迁移")
+    assert hit.snippet.startswith("…") and hit.snippet.endswith("…")
+    assert ">>>数据库迁移<<<" in hit.snippet and len(hit.snippet) < 120

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +124,39 @@ def test_writer_switch_and_failed_flush_keeps_cursor(db: SessionDB) -> None:
     assert lost.flushed == 0
     with pytest.raises(BadInputError):
         TranscriptWriter(db, old, flushed=-1)
+
+
+def _raw(db: SessionDB, sql: str, params: tuple = ()) -> None:
+    """A write made the way upstream Hermes makes it: plain SQL on its own connection."""
+    with sqlite3.connect(db.path) as conn:
+        conn.execute(sql, params)
+
+
+def test_activity_marks_follow_writes_by_other_programs(db: SessionDB) -> None:
+    a, b = db.create_session(session_id="a"), db.create_session(session_id="b")
+    db.append_messages(a, [{"role": "user", "content": "x", "timestamp": FIXED_NOW + 10}])
+    db.append_messages(b, [{"role": "user", "content": "y", "timestamp": FIXED_NOW + 20}])
+    assert [s.id for s in db.list_sessions()] == ["b", "a"]
+    _raw(db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'z', ?)",
+         (FIXED_NOW + 30,))
+    assert [s.id for s in db.list_sessions()] == ["a", "b"]
+    _raw(db, "DELETE FROM messages WHERE content = 'z'")  # the newest goes: the one before takes over
+    assert [s.id for s in db.list_sessions()] == ["b", "a"]
+    _raw(db, "UPDATE messages SET timestamp = ? WHERE content = 'x'", (FIXED_NOW + 40,))
+    assert [s.id for s in db.list_sessions()] == ["a", "b"]
+    _raw(db, "DELETE FROM messages WHERE session_id = 'a'")  # no messages left: its start time counts
+    assert [(s.id, s.last_active) for s in db.list_sessions()] == [("b", FIXED_NOW + 20), ("a", FIXED_NOW)]
+
+
+def test_activity_marks_are_rebuilt_when_a_trigger_was_lost(tmp_path: Path) -> None:
+    with SessionDB.open_home(tmp_path) as db:
+        a, b = db.create_session(session_id="a"), db.create_session(session_id="b")
+        db.append_messages(a, [{"role": "user", "content": "x", "timestamp": FIXED_NOW + 10}])
+        db.append_messages(b, [{"role": "user", "content": "y", "timestamp": FIXED_NOW + 20}])
+        _raw(db, "DROP TRIGGER hermes_tui_activity_insert")  # e.g. another program rebuilt the table
+        _raw(db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'z', ?)",
+             (FIXED_NOW + 30,))
+    with SessionDB.open_home(tmp_path) as db:
+        assert [s.id for s in db.list_sessions()] == ["a", "b"]
+        db.append_messages(b, [{"role": "user", "content": "w", "timestamp": FIXED_NOW + 40}])
+        assert [s.id for s in db.list_sessions()] == ["b", "a"]

@@ -1,0 +1,61 @@
+"""The browsers inside the full app: F7 tree and ctrl+f search land the chat on the lineage tip."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hermes_tui.loopback_llm import LoopbackLLM
+from hermes_tui.screens.search import SearchScreen
+from hermes_tui.screens.sessions import SessionsScreen
+from hermes_tui.widgets.session_tree import SessionTree
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+
+ROOT = "20261101_090000_a1a1a1"
+TIP = "20261101_093000_c3c3c3"
+
+
+async def test_f7_tree_enter_resumes_the_tip_of_the_lineage(upstream_home: Path, llm: LoopbackLLM) -> None:
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        tree = app.screen.query_one(SessionTree)
+        await wait_until(pilot, lambda: tree.find(ROOT) is not None)
+        assert tree.select_session(ROOT)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.agent.session_id == TIP and not app.busy)
+        assert app.screen is app.main
+        assert "把 CI 也切换到 PostgreSQL 16 服务容器" in screen_text(app)
+    close_app(app)
+
+
+async def test_ctrl_f_search_cjk_and_open_the_result(upstream_home: Path, llm: LoopbackLLM) -> None:
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen))
+        screen = app.screen
+        await pilot.press("迁", "移")
+        await wait_until(pilot, lambda: screen.shown_query == "迁移" and screen.results.option_count > 1)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: app.agent.session_id == TIP and not app.busy)
+        assert "Search match in" in screen_text(app)
+    close_app(app)
+
+
+async def test_the_live_session_cannot_be_deleted_from_the_tree(upstream_home: Path, llm: LoopbackLLM) -> None:
+    app = make_app(upstream_home, resume=TIP)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        tree = app.screen.query_one(SessionTree)
+        await wait_until(pilot, lambda: tree.find(TIP) is not None)
+        tree.select_session(TIP)
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, SessionsScreen), "no confirmation for the live session"
+        assert app.agent.db.get_session(TIP) is not None
+    close_app(app)
