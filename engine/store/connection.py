@@ -44,7 +44,24 @@ def check_readable(path: Path) -> None:
     if head != SQLITE_HEADER:
         raise StoreError(f"{path}: is not an SQLite database; it was left untouched.")
     try:
-        conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1", uri=True)
+        _probe(path, "mode=ro&immutable=1")
+    except sqlite3.DatabaseError as exc:
+        # "immutable" reads without locks, so another process writing at this moment (its
+        # -wal or -journal file is there) can look like damage: then a locked read decides.
+        # Without such a file nobody is writing and the damage is real.
+        in_use = any(path.with_name(path.name + suffix).exists() for suffix in ("-wal", "-journal"))
+        try:
+            if not in_use:
+                raise
+            _probe(path, "mode=ro")
+        except sqlite3.DatabaseError:
+            raise StoreError(f"{path}: the database is corrupt ({exc}); it was left untouched.") from exc
+
+
+def _probe(path: Path, flags: str) -> None:
+    """Read the schema and the b-tree paths every command touches; raises on damage."""
+    try:
+        conn = sqlite3.connect(f"{path.absolute().as_uri()}?{flags}", uri=True)
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot be opened ({exc}); it was left untouched.") from exc
     try:
@@ -56,8 +73,6 @@ def check_readable(path: Path) -> None:
         if "messages" in tables:
             conn.execute("SELECT MAX(id) FROM messages").fetchall()  # alone, so it is an index seek
             conn.execute("SELECT MIN(id) FROM messages").fetchall()
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path}: the database is corrupt ({exc}); it was left untouched.") from exc
     finally:
         conn.close()
 

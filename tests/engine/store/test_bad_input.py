@@ -134,3 +134,25 @@ def test_bad_numbers_and_ids(db: SessionDB) -> None:
     with pytest.raises(RefusedError, match="already exists"):
         db.create_session(session_id=sid)
 
+
+
+def test_a_busy_database_is_not_mistaken_for_a_corrupt_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lock-free first look can see a half-written page while another process writes."""
+    from engine.store import connection
+
+    writer = SessionDB.open_home(tmp_path)  # keeps state.db-wal in place, as a live writer does
+    writer.create_session(title="busy")
+    real_probe = connection._probe
+
+    def torn_when_lock_free(path: Path, flags: str) -> None:
+        if "immutable" in flags:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        real_probe(path, flags)
+
+    monkeypatch.setattr(connection, "_probe", torn_when_lock_free)
+    with SessionDB.open_home(tmp_path) as second:
+        assert [s.title for s in second.list_sessions()] == ["busy"]
+    writer.close()
+    assert not (tmp_path / "state.db-wal").exists()
+    with pytest.raises(StoreError, match="corrupt"):
+        SessionDB.open_home(tmp_path)
