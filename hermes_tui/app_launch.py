@@ -7,10 +7,17 @@ other subcommands never pay for it. A bad ``-r``/``-c`` is reported before the s
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
+from hermes_tui.event_text import side_event_line
+
 if TYPE_CHECKING:
+    from engine.events import EngineEvent
     from hermes_tui.context import CommandContext
+
+# How long quitting waits for the session-end memory review (and a title) before leaving.
+EXIT_WAIT_S = 5.0
 
 
 def launch_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
@@ -46,5 +53,13 @@ def run_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
     try:
         app.run()
     finally:
-        app.agent.close()
+        # The session-end memory review runs now; its result is reported on the terminal.
+        app.agent.close(on_event=_report_on_terminal)
+        app.agent.wait_for_background(EXIT_WAIT_S)
     return int(app.return_code or 0)
+
+
+def _report_on_terminal(event: "EngineEvent") -> None:
+    line = side_event_line(event)
+    if line:
+        print(line, file=sys.stderr)

@@ -11,7 +11,8 @@ import sys
 from typing import Any
 
 from engine.errors import BadInputError, HermesError
-from engine.events import EngineEvent, MemoryStaged, MemoryWritten, Notice, SessionSwitched, TextDelta, TurnDone, TurnFailed
+from engine.events import EngineEvent, TextDelta, TurnDone, TurnFailed
+from hermes_tui.event_text import side_event_line
 
 
 # A title and an interval's memory review may still be running when the reply is done; a
@@ -42,18 +43,14 @@ class _Printer:
         if isinstance(event, TextDelta) and not self.as_json:
             sys.stdout.write(event.text)
             sys.stdout.flush()
-        elif isinstance(event, Notice):
-            print(f"hermes-tui: {event.message}", file=sys.stderr)
-        elif isinstance(event, MemoryStaged):
-            print(f"hermes-tui: memory write staged for approval ({event.pending_id}): {event.summary}", file=sys.stderr)
-        elif isinstance(event, MemoryWritten):
-            print(f"hermes-tui: memory updated ({event.target}, {event.usage})", file=sys.stderr)
-        elif isinstance(event, SessionSwitched) and event.reason == "compression":
-            print(f"hermes-tui: context compressed; continuing in session {event.new_session_id}", file=sys.stderr)
         elif isinstance(event, TurnFailed):
             self.failure = event
         elif isinstance(event, TurnDone):
             self.done = event
+        else:
+            line = side_event_line(event)
+            if line:
+                print(line, file=sys.stderr)
 
 
 def run(args: argparse.Namespace, ctx: Any) -> int:
