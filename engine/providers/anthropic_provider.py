@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
-
-import anthropic
-import httpx2
+from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.prompt.caching import apply_cache_control, cache_marker
 from engine.providers.anthropic_format import to_anthropic_messages, to_anthropic_tools
 from engine.providers.base import REQUEST_TIMEOUT, Provider, ReplyState
 from engine.providers.types import ChatRequest, TextDelta, ToolCallStarted
+
+if TYPE_CHECKING:
+    import anthropic
 
 # Anthropic's stop reasons in the OpenAI words ChatResult uses everywhere.
 _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "tool_use": "tool_calls", "max_tokens": "length"}
@@ -18,8 +18,6 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "tool_use": "tool_calls"
 
 class AnthropicProvider(Provider):
     name = "anthropic"
-    _status_error = anthropic.APIStatusError
-    _connection_errors = (anthropic.APIConnectionError, httpx2.TransportError)
 
     def __init__(self, model: str, *, cache_ttl: str = "5m", **common: Any) -> None:
         cache_marker(cache_ttl)  # reject a bad TTL now, not on the first call
@@ -27,7 +25,15 @@ class AnthropicProvider(Provider):
         super().__init__(model, **common)
 
     def _make_client(self, api_key: str) -> anthropic.Anthropic:
+        import anthropic  # on first use: see Provider._client
+
         return anthropic.Anthropic(api_key=api_key, base_url=self.base_url, max_retries=0, timeout=REQUEST_TIMEOUT)
+
+    def _sdk_errors(self) -> tuple[type[Exception], tuple[type[Exception], ...]]:
+        import anthropic
+        import httpx2
+
+        return anthropic.APIStatusError, (anthropic.APIConnectionError, httpx2.TransportError)
 
     def request_params(self, request: ChatRequest) -> dict[str, Any]:
         """The keyword arguments of ``messages.create``; the caller's request is not modified."""

@@ -91,8 +91,6 @@ class Provider(ABC):
     """A chat model behind one API. Sync on purpose: the agent runs turns in a worker thread."""
 
     name: str
-    _status_error: type[Exception]  # the SDK's "HTTP 4xx/5xx" exception
-    _connection_errors: tuple[type[Exception], ...]  # the SDK's and transport's "connection broke"
 
     def __init__(
         self,
@@ -107,11 +105,26 @@ class Provider(ABC):
         self.base_url = base_url
         self._key_env = key_env  # named in the 401 message; None when a placeholder key is used
         self._retry = retry or RetryPolicy()
-        self._client = self._make_client(api_key)
+        self._api_key = api_key
+        self._sdk_client: Any = None
+        self._client_lock = threading.Lock()  # turns and background reviews may call at once
+
+    @property
+    def _client(self) -> Any:
+        """The SDK client, made on first use: importing an SDK takes about a second, which
+        start-up (and a session that never calls the model) should not pay."""
+        with self._client_lock:
+            if self._sdk_client is None:
+                self._sdk_client = self._make_client(self._api_key)
+            return self._sdk_client
 
     @abstractmethod
     def _make_client(self, api_key: str) -> Any:
         """The SDK client, with the SDK's own retries off (``retry.py`` decides)."""
+
+    @abstractmethod
+    def _sdk_errors(self) -> tuple[type[Exception], tuple[type[Exception], ...]]:
+        """The SDK's "HTTP 4xx/5xx" exception, and the SDK's and transport's "connection broke" ones."""
 
     @abstractmethod
     def _open(self, request: ChatRequest) -> Any:
@@ -186,9 +199,10 @@ class Provider(ABC):
 
     def _classify(self, exc: Exception) -> _Failure:
         """Map an SDK/transport exception to a one-line error and whether a retry may help."""
-        if isinstance(exc, self._status_error):
+        status_error, connection_errors = self._sdk_errors()
+        if isinstance(exc, status_error):
             return self._classify_status(exc)
-        if isinstance(exc, (*self._connection_errors, _IncompleteStream)):
+        if isinstance(exc, (*connection_errors, _IncompleteStream)):
             cause = exc.__cause__ or exc
             return _Failure(True, ProviderError(f"lost the connection to {self._where()}: {one_line(cause)}"))
         if isinstance(exc, ValueError):  # undecodable JSON in the stream, or a body the SDK could not parse

@@ -6,13 +6,13 @@ prompt prefixes automatically, so nothing is marked; stable bytes are what makes
 
 from __future__ import annotations
 
-from typing import Any, Iterator
-
-import httpx2
-import openai
+from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.providers.base import REQUEST_TIMEOUT, Provider, ReplyState
 from engine.providers.types import ChatRequest, TextDelta, ToolCallStarted
+
+if TYPE_CHECKING:
+    import openai
 
 _MESSAGE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
 
@@ -24,11 +24,17 @@ def _wire_message(message: dict[str, Any]) -> dict[str, Any]:
 
 class OpenAIProvider(Provider):
     name = "openai"
-    _status_error = openai.APIStatusError
-    _connection_errors = (openai.APIConnectionError, httpx2.TransportError)
 
     def _make_client(self, api_key: str) -> openai.OpenAI:
+        import openai  # on first use: see Provider._client
+
         return openai.OpenAI(api_key=api_key, base_url=self.base_url, max_retries=0, timeout=REQUEST_TIMEOUT)
+
+    def _sdk_errors(self) -> tuple[type[Exception], tuple[type[Exception], ...]]:
+        import httpx2
+        import openai
+
+        return openai.APIStatusError, (openai.APIConnectionError, httpx2.TransportError)
 
     def request_params(self, request: ChatRequest) -> dict[str, Any]:
         """The keyword arguments of ``chat.completions.create`` (system prompt first, tools in order)."""

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.widgets import Markdown
 
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.chat_messages import (
@@ -30,10 +31,16 @@ class ChatApp(App):
 @pytest.mark.parametrize(
     ("text", "cut"),
     [
-        ("para one\n\npara two", len("para one\n\n")),
+        ("para one\n\npara two\n", len("para one\n\n")),
+        ("para one\n\npara tw", 0),  # the next line is not complete: it might be a list item
         ("```\ncode\n\nmore code\n", 0),  # the blank line is inside an open fence
-        ("```\ncode\n```\n\nafter", len("```\ncode\n```\n\n")),
-        ("no blank line at all", 0),
+        ("```\ncode\n```\n\nafter\n", len("```\ncode\n```\n\n")),
+        ("- a\n\n- b\n", 0),  # a loose list goes on
+        ("1. a\n\n2.\nmore\n", 0),  # an empty item is still an item
+        ("a\n\n---\n", len("a\n\n")),  # a rule, not a list item
+        ("- a\n\n  more of a\n", 0),  # an indented continuation of the item
+        ("a\n\n\nb\n", len("a\n\n\n")),
+        ("no blank line at all\n", 0),
     ],
 )
 def test_block_boundary(text: str, cut: int) -> None:
@@ -45,18 +52,26 @@ async def test_streamed_reply_in_any_chunking_renders_exactly_the_reply(seed: in
     rng = random.Random(seed)
     app = ChatApp()
     async with app.run_test() as pilot:
-        widget = await app.query_one(ChatLog).add(Entry("assistant"))
+        log = app.query_one(ChatLog)
+        widget = await log.add(Entry("assistant"))
         assert isinstance(widget, AssistantMessage)
         await widget.start_stream()
+        live_blocks = []
         pos = 0
         while pos < len(REPLY):  # fences and blank lines split at random places
             step = rng.randint(1, 120)
             await widget.write(REPLY[pos : pos + step])
             pos += step
+            live_blocks.append(len(widget.query_one(Markdown).children))
         await widget.finish()
         await pilot.pause()
         assert widget.source == REPLY and widget.entry.text == REPLY
-        assert len(widget.query(FrozenMarkdown)) > 1  # a long reply is kept as a few widgets
+        assert max(live_blocks) <= 12  # finished blocks left the live widget (REPLY has 120)
+        whole = await log.add(Entry("assistant", text=REPLY))  # as a resumed session shows it
+        await pilot.pause()
+        streamed, loaded = widget.query_one(FrozenMarkdown), whole.query_one(FrozenMarkdown)
+        width = streamed.size.width
+        assert [list(line) for line in streamed.rendered(width)] == [list(line) for line in loaded.rendered(width)]
 
 
 async def test_only_a_window_is_mounted_and_older_items_load_on_demand() -> None:
