@@ -77,6 +77,10 @@ def _fts_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: 
     return rows
 
 
+def _marked(match: re.Match[str]) -> str:
+    return f"{MATCH_START}{match.group(0)}{MATCH_END}"
+
+
 @lru_cache(maxsize=64)
 def _needle_pattern(needles: tuple[str, ...]) -> re.Pattern[str] | None:
     """Compiled once per distinct query, not once per hit."""
@@ -92,8 +96,8 @@ def make_snippet(text: str, needles: list[str]) -> str:
     start, end = max(0, pos - SNIPPET_BEFORE), min(len(text), pos + SNIPPET_AFTER)
     window = text[start:end]
     if pattern:
-        window = pattern.sub(lambda m: f"{MATCH_START}{m.group(0)}{MATCH_END}", window)
-    return ("…" if start else "") + " ".join(window.split("\n")) + ("…" if end < len(text) else "")
+        window = pattern.sub(_marked, window)
+    return ("…" if start else "") + window.replace("\n", " ") + ("…" if end < len(text) else "")
 
 
 def _with_snippets(rows: list, parsed: ParsedQuery) -> list:
