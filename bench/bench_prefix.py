@@ -48,6 +48,10 @@ HISTORY_TOPICS = ["postgres migration", "terraform staging deploy", "grafana lat
                   "rust axum router", "python decorators"]
 
 
+def is_conversation(body: dict) -> bool:
+    return any(t["function"]["name"] == "session_search" for t in body.get("tools") or [])
+
+
 def user_turns(body: dict) -> int:
     return sum(1 for m in body["messages"] if m["role"] == "user")
 
@@ -142,7 +146,10 @@ def run_session(recall: bool, work: Path) -> tuple[list[dict], list[str]]:
             note_memory()
         agent.close()
         db.close()
-        return [r.json for r in llm.requests], live_memory
+        # The conversation's own requests offer session_search; titles, search summaries and
+        # memory reviews are separate background calls with their own prefixes.
+        pairs = [(r.json, memory_text) for r, memory_text in zip(llm.requests, live_memory) if is_conversation(r.json)]
+        return [body for body, _ in pairs], [memory_text for _, memory_text in pairs]
 
 
 def measure(bodies: list[dict], live_memory: list[str]) -> dict[str, Any]:
