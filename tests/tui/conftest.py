@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import stat
 import time
 from pathlib import Path
 from typing import Iterator
@@ -13,9 +10,8 @@ import pytest
 
 from engine import clock
 from hermes_tui.loopback_llm import LoopbackLLM
+from tests.conftest import copy_home
 from tests.tui.helpers import FIXED_NOW, write_config
-
-FIXTURE_HOME = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "upstream_home_v22"
 
 
 @pytest.fixture(autouse=True)
@@ -51,11 +47,8 @@ def home(tmp_path: Path, llm: LoopbackLLM) -> Path:
 
 @pytest.fixture
 def upstream_home(tmp_path: Path, llm: LoopbackLLM) -> Path:
-    """A private copy of the upstream Hermes home (memories, pending records, state.db)."""
-    path = tmp_path / "upstream"
-    shutil.copytree(FIXTURE_HOME.resolve(), path)
-    for item in [path, *path.rglob("*")]:  # the fixture is read-only; the copy is ours to change
-        item.chmod(item.stat().st_mode | stat.S_IWUSR)
+    """A private, writable copy of the upstream Hermes home, its model pointed at the loopback server."""
+    path = copy_home(tmp_path / "upstream")
     write_config(path, llm)
     return path
 
