@@ -60,9 +60,11 @@ class HermesApp(App):
         Binding("ctrl+r", "retry", "Retry", show=False),
     ]
 
-    def __init__(self, start_agent: StartAgent, *, approval_timeout: float = TIMEOUT_SECONDS) -> None:
+    def __init__(self, start_agent: StartAgent, *, approval_timeout: float = TIMEOUT_SECONDS,
+                 welcome: str | None = None) -> None:
         super().__init__()
         self.approval_timeout = approval_timeout
+        self.welcome = welcome  # Markdown shown above a new session (the demo's guide)
         self.slash_registry = SlashRegistry()
         self.agent = start_agent(self.ask_approval)
         self.busy = False
@@ -84,6 +86,8 @@ class HermesApp(App):
         notifications = str(self.agent.config.get("display.memory_notifications") or "on")
         self.bridge = EventBridge(self.main, memory_notifications=notifications)
         await self.show_transcript()
+        if self.welcome and not self.agent.messages:
+            await self._info(self.welcome)
         if self.agent.provider_problem:
             await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
         for problem in filter(None, problems):

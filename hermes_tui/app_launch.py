@@ -29,17 +29,17 @@ def launch_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
 def launch_demo(args: argparse.Namespace) -> int:
     """``--demo``: the same app over a seeded temporary home and the scripted loopback model."""
     from hermes_tui.context import CommandContext
-    from hermes_tui.demo.run import demo_home
+    from hermes_tui.demo.run import DEMO_GUIDE, demo_home
 
     with demo_home() as demo:
         ctx = CommandContext(home=demo.home)
         try:
-            return run_app(args, ctx)
+            return run_app(args, ctx, welcome=DEMO_GUIDE)
         finally:
             ctx.close()  # before the temporary home is removed
 
 
-def run_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
+def run_app(args: argparse.Namespace, ctx: "CommandContext", *, welcome: str | None = None) -> int:
     from engine.agent import Agent
     from hermes_tui.app import HermesApp
 
@@ -49,7 +49,7 @@ def run_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
         return Agent.start(config, db, resume=args.resume, continue_title=args.continue_title,
                            ask_approval=ask_approval, source="tui")
 
-    app = HermesApp(start_agent)
+    app = HermesApp(start_agent, welcome=welcome)
     try:
         app.run()
     finally:

@@ -21,6 +21,16 @@ from hermes_tui.demo.model import chat_reply, side_reply
 from hermes_tui.demo.seed import MODEL, seed_home
 from hermes_tui.loopback_llm import LoopbackLLM
 
+
+# Shown above the empty chat when the demo opens: what to try first.
+DEMO_GUIDE = (
+    "**Demo mode** — a temporary home and a scripted local model; nothing leaves this machine.\n\n"
+    "- Say *remember that …*: write approval is on, so the memory write asks first (F3: the queue).\n"
+    "- **F7** browses the sessions (a compression lineage, a branch); **ctrl+f** searches them — "
+    "try `迁移` or `release`.\n"
+    "- `/help` lists every command; **ctrl+p** opens the palette."
+)
+
 TOKENS_PER_SECOND = 120.0  # fast enough to feel live, slow enough to watch the reply stream
 
 

@@ -33,13 +33,15 @@ def write_config(home: Path, llm: LoopbackLLM, **memory: object) -> None:
     (home / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
 
 
-def make_app(home: Path, *, approval_timeout: float = 120.0, resume: str | None = None) -> HermesApp:
+def make_app(home: Path, *, approval_timeout: float = 120.0, resume: str | None = None,
+             welcome: str | None = None) -> HermesApp:
     """The real app over the real Agent and store; close with ``close_app``."""
     config = load_config(home)
     db = SessionDB.open_home(home)
     return HermesApp(
         lambda ask: Agent.start(config, db, ask_approval=ask, resume=resume, cwd=home),
         approval_timeout=approval_timeout,
+        welcome=welcome,
     )
 
 

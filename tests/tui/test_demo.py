@@ -17,7 +17,7 @@ from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
 from engine.titles import TITLE_SYSTEM
 from hermes_tui.demo.model import WELCOME, chat_reply, side_reply
-from hermes_tui.demo.run import demo_home
+from hermes_tui.demo.run import DEMO_GUIDE, demo_home
 from hermes_tui.demo.seed import seed_home
 from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready
 
@@ -90,7 +90,7 @@ def test_demo_home_chats_offline_and_leaves_nothing_behind(demo_folder: Path, tm
 
 def test_demo_start_screen(snap_compare, demo_folder: Path, fixed_ids: None) -> None:
     with demo_home(tokens_per_second=None) as demo:
-        app = make_app(demo.home)
+        app = make_app(demo.home, welcome=DEMO_GUIDE)
         try:
             assert snap_compare(app, terminal_size=SIZE, run_before=ready)
         finally:
