@@ -13,6 +13,8 @@ import asyncio
 import threading
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
+from textual.css.query import NoMatches
+
 from engine import events as ev
 from hermes_tui.messages import TextArrived
 from hermes_tui.widgets.chat_messages import AssistantMessage, Entry
@@ -60,7 +62,7 @@ class EventBridge:
             return
         try:
             self.screen.app.call_from_thread(self.handle, event)
-        except RuntimeError:  # the app has closed: nothing left to show it on
+        except (RuntimeError, NoMatches):  # the app has closed, or is taking its widgets down
             pass
 
     async def drain_text(self) -> None:
