@@ -18,6 +18,7 @@ Design rules (see DESIGN.md "Threat scan"):
 from __future__ import annotations
 
 import re
+from functools import cached_property
 import unicodedata
 from dataclasses import dataclass
 
@@ -73,7 +74,12 @@ class _Pattern:
 
     pattern_id: str
     anchors: tuple[str, ...]
-    regex: re.Pattern[str]
+    source: str
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """Compiled on first use: start-up (the app, ``chat -q``) should not pay for all of them."""
+        return re.compile(self.source)
 
     @property
     def category(self) -> str:
@@ -81,7 +87,7 @@ class _Pattern:
 
 
 def _p(pattern_id: str, anchors: tuple[str, ...], regex: str) -> _Pattern:
-    return _Pattern(pattern_id, anchors, re.compile(regex))
+    return _Pattern(pattern_id, anchors, regex)
 
 
 PATTERNS: tuple[_Pattern, ...] = (
