@@ -2,7 +2,8 @@
 
 Everything the engine reports arrives as events through ``EventBridge``; the app itself only
 starts work, dispatches commands (one ``slash_<name>`` method per row of the command table)
-and keeps the status bar in step. Other screens are installed by name in ``SCREENS``.
+and keeps the status bar in step. The main screen is the app's default screen, so the first
+frame drawn is the real one; the browsers are pushed over it.
 """
 
 from __future__ import annotations
@@ -49,9 +50,8 @@ class HermesApp(App):
     """One agent, one main screen; keyboard-first (footer, ctrl+p palette, /help)."""
 
     TITLE = "hermes-tui"
-    CSS_PATH = ["widgets/chat.tcss", "widgets/side.tcss"]
+    CSS_PATH = ["screens/main.tcss", "widgets/chat.tcss", "widgets/side.tcss"]
     COMMANDS = App.COMMANDS | {SlashCommandsProvider}
-    SCREENS = {"main": MainScreen}
     BINDINGS = [
         Binding("ctrl+n", "slash('/new')", "New"),
         Binding("f5", "slash('/copy')", "Copy reply"),
@@ -74,15 +74,21 @@ class HermesApp(App):
 
     @property
     def main(self) -> MainScreen:
-        screen = self.get_screen("main")
+        screen = self.screen_stack[0]
         assert isinstance(screen, MainScreen)
         return screen
 
-    async def on_mount(self) -> None:
-        home = self.agent.config.home
-        problems = register_themes(self, home)
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen()
+
+    def on_mount(self) -> None:
+        problems = register_themes(self, self.agent.config.home)
         problems.append(apply_theme(self, str(self.agent.config.get("display.theme") or DEFAULT_THEME)))
-        await self.push_screen("main")
+        for problem in filter(None, problems):
+            self.notify(problem, title="Themes", severity="warning")
+
+    async def main_ready(self) -> None:
+        """Called by the main screen once its widgets exist: connect events, show the session."""
         notifications = str(self.agent.config.get("display.memory_notifications") or "on")
         self.bridge = EventBridge(self.main, memory_notifications=notifications)
         await self.show_transcript()
@@ -90,8 +96,6 @@ class HermesApp(App):
             await self._info(self.welcome)
         if self.agent.provider_problem:
             await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
-        for problem in filter(None, problems):
-            self.notify(problem, title="Themes", severity="warning")
 
     async def show_transcript(self) -> None:
         """Show the live session's transcript (empty for a new session)."""

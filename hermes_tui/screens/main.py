@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 class MainScreen(Screen):
     """Layout plus the small amount of glue between neighbouring widgets."""
 
-    CSS_PATH = "main.tcss"
+    # Its stylesheet, screens/main.tcss, is loaded by the app: a default screen gets no CSS_PATH.
     BINDINGS = [
         Binding("escape", "cancel_reply", "Stop reply"),
         Binding("f2", "toggle_side", "Memory"),
@@ -77,9 +77,9 @@ class MainScreen(Screen):
     def status(self) -> StatusBar:
         return self.query_one(StatusBar)
 
-    def on_mount(self) -> None:
-        self.memory_panel.set_snapshot(self.app.agent.in_snapshot)
+    async def on_mount(self) -> None:
         self.prompt.focus()
+        await self.app.main_ready()  # type: ignore[attr-defined]
 
     def set_busy(self, busy: bool) -> None:
         """While a reply streams the prompt looks dimmed, but stays typable."""
