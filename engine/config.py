@@ -180,6 +180,13 @@ def _validate(path: Path, user: dict[str, Any], defaults: dict[str, Any], prefix
             _check_value(path, dotted, value, default)
 
 
+def yaml_error_text(exc: yaml.YAMLError) -> str:
+    """``YAML syntax error at line 3, column 7: <problem>`` — where, when PyYAML knows it."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+    return f"YAML syntax error{where}: {getattr(exc, 'problem', None) or 'invalid YAML'}"
+
+
 def _read_user_config(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -190,10 +197,7 @@ def _read_user_config(path: Path) -> dict[str, Any]:
     try:
         loaded = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise ConfigError(f"{path}: YAML syntax error{where}: {problem}.") from exc
+        raise ConfigError(f"{path}: {yaml_error_text(exc)}.") from exc
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):

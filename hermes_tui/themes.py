@@ -17,6 +17,8 @@ from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from engine.config import yaml_error_text
+
 BUNDLED_DIR = Path(__file__).resolve().parent.parent / "themes"
 DEFAULT_THEME = "hermes-dark"
 
@@ -44,9 +46,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ThemeFileError(f"{path}: YAML syntax error{where}: {getattr(exc, 'problem', None) or exc}.") from exc
+        raise ThemeFileError(f"{path}: {yaml_error_text(exc)}.") from exc
     if not isinstance(data, dict):
         raise ThemeFileError(f"{path}: a theme file must be a mapping of Theme fields, not {type(data).__name__}.")
     return data
