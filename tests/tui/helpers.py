@@ -68,6 +68,20 @@ async def wait_until(pilot: Pilot, condition: Callable[[], object], timeout: flo
         await pilot.pause(0.02)
 
 
+async def settle(pilot: Pilot, timeout: float = 3.0) -> None:
+    """Wait until two renders 0.1 s apart are the same: late layout passes (a scrollbar that
+    comes and goes as streamed parts are frozen) must not race a snapshot."""
+    deadline = time.monotonic() + timeout
+    previous = screen_text(pilot.app)
+    while time.monotonic() < deadline:
+        await pilot.pause(0.1)
+        current = screen_text(pilot.app)
+        if current == previous:
+            return
+        previous = current
+    raise AssertionError(f"the screen kept changing for {timeout}s")
+
+
 def screen_text(app: App) -> str:
     """What the terminal shows, as plain text (the same render a screenshot uses)."""
     width, height = app.size
@@ -82,5 +96,5 @@ async def type_text(pilot: Pilot, text: str) -> None:
     await pilot.press(*["space" if ch == " " else ch for ch in text])
 
 
-__all__ = ["FIXED_NOW", "SIZE", "close_app", "make_app", "ready", "screen_text", "type_text",
+__all__ = ["FIXED_NOW", "SIZE", "close_app", "make_app", "ready", "screen_text", "settle", "type_text",
            "wait_until", "write_config"]
