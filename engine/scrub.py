@@ -84,13 +84,13 @@ class StreamingContextScrubber:
             return self._scan(chunk)
         if self._in_fence:
             return self._scan(chunk) if "<" in chunk else ""
-        lt = chunk.rfind("<")
         # Slow path only if a tag could start here: "<m"/"<M" somewhere, or a "<" near the end.
-        if lt >= 0 and (len(chunk) - lt < _OPEN_LEN or "<m" in chunk or "<M" in chunk):
+        # (``in`` before ``rfind``: an operator is cheaper than a method call on tiny chunks.)
+        if "<" in chunk and (len(chunk) - chunk.rfind("<") < _OPEN_LEN or "<m" in chunk or "<M" in chunk):
             return self._scan(chunk)
         # The common case, kept free of method calls: release it all, note where the line stands.
-        newline = chunk.rfind("\n")
-        if newline >= 0:
+        if "\n" in chunk:
+            newline = chunk.rfind("\n")
             self._at_boundary = newline == len(chunk) - 1 or not chunk[newline + 1 :].strip(" ")
         elif self._at_boundary and chunk.strip(" "):
             self._at_boundary = False
