@@ -126,18 +126,23 @@ class SessionDB:
         def work(conn: sqlite3.Connection) -> str:
             if conn.execute("SELECT 1 FROM sessions WHERE id = ?", (sid,)).fetchone():
                 raise RefusedError(f"session id {sid!r} already exists in {self.label}.")
-            if parent_session_id is not None:
-                self._must_exist(conn, parent_session_id)
-            if clean_title is not None:
-                self._check_title_free(conn, clean_title, sid)
-            conn.execute(
-                "INSERT INTO sessions (id, source, model, model_config, system_prompt, parent_session_id, "
-                "started_at, title, cwd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (sid, source, model, config_json, system_prompt, parent_session_id, started, clean_title, cwd),
-            )
+            self._insert_session(conn, sid, source=source, model=model, model_config=config_json,
+                                 system_prompt=system_prompt, parent_session_id=parent_session_id,
+                                 started_at=started, title=clean_title, cwd=cwd)
             return sid
 
         return self._write(work)
+
+    def _insert_session(self, conn: sqlite3.Connection, sid: str, *, parent_session_id: str | None,
+                        title: str | None, **columns: Any) -> None:
+        """One new ``sessions`` row naming only our columns (upstream's others keep their defaults)."""
+        if parent_session_id is not None:
+            self._must_exist(conn, parent_session_id)
+        if title is not None:
+            self._check_title_free(conn, title, sid)
+        values = {"id": sid, "parent_session_id": parent_session_id, "title": title, **columns}
+        names = ", ".join(values)
+        conn.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' * len(values))})", tuple(values.values()))
 
     def get_session(self, session_id: str) -> Session | None:
         found = self._read(lambda c: fetch_sessions(c, "WHERE s.id = ?", (session_id,)))
@@ -203,15 +208,9 @@ class SessionDB:
         rows = [message_row(child, i, m, started) for i, m in enumerate(messages)]
 
         def work(conn: sqlite3.Connection) -> str:
-            self._must_exist(conn, parent_id)
-            if clean_title is not None:
-                self._check_title_free(conn, clean_title, child)
-            conn.execute(
-                "INSERT INTO sessions (id, source, model, system_prompt, parent_session_id, started_at, title, cwd, "
-                "message_count, tool_call_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (child, source, model, system_prompt, parent_id, started, clean_title, cwd, len(rows),
-                 tool_call_total(list(messages))),
-            )
+            self._insert_session(conn, child, source=source, model=model, system_prompt=system_prompt,
+                                 parent_session_id=parent_id, started_at=started, title=clean_title, cwd=cwd,
+                                 message_count=len(rows), tool_call_count=tool_call_total(list(messages)))
             for row in rows:
                 conn.execute(INSERT_SQL, row)
             end_in_transaction(conn, parent_id, end_reason)
