@@ -34,7 +34,7 @@ from engine.events import (
     TurnStarted,
     UsageUpdated,
 )
-from engine.memory import ApprovalDecision, ApprovalRequest, MemorySnapshot, MemoryStore, MemoryTool, MemoryWriteGate, PendingQueue
+from engine.memory import ApprovalDecision, ApprovalRequest, MemoryStore, MemoryTool, MemoryWriteGate, PendingQueue
 from engine.prompt.builder import PromptInputs, build_system_prompt
 from engine.prompt.request_view import build_api_messages
 from engine.providers import ChatRequest, Provider, StreamDone, context_window, make_provider
@@ -123,7 +123,6 @@ class Agent:
         self.session_id: str | None = None
         self.title: str | None = None
         self.messages: list[dict] = []
-        self.snapshot: MemorySnapshot = self.memory.load_snapshot()
         self.system_prompt = ""
         self.writer: TranscriptWriter | None = None
         self.totals = TokenTotals()
@@ -186,12 +185,11 @@ class Agent:
 
     def _build_prompt(self) -> str:
         """A new snapshot: memory re-read from disk. Only new sessions, compression and model changes."""
-        self.snapshot = self.memory.load_snapshot()
         return build_system_prompt(
             PromptInputs(
                 home=self.config.home,
                 cwd=self.cwd,
-                snapshot=self.snapshot,
+                snapshot=self.memory.load_snapshot(),
                 model=str(self.model_cfg.get("name")),
                 provider=str(self.model_cfg.get("provider")),
                 source=self.source,

@@ -180,24 +180,29 @@ def _validate(path: Path, user: dict[str, Any], defaults: dict[str, Any], prefix
             _check_value(path, dotted, value, default)
 
 
-def yaml_error_text(exc: yaml.YAMLError) -> str:
-    """``YAML syntax error at line 3, column 7: <problem>`` — where, when PyYAML knows it."""
-    mark = getattr(exc, "problem_mark", None)
-    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-    return f"YAML syntax error{where}: {getattr(exc, 'problem', None) or 'invalid YAML'}"
+def read_yaml(path: Path, error: type[Exception]) -> Any:
+    """Parse one YAML file; an unreadable file or a syntax error raises ``error`` naming the file
+    (and the line and column, when PyYAML knows them)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise  # the caller decides what a missing file means
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: cannot be read ({exc}).") from exc
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise error(f"{path}: YAML syntax error{where}: {problem}.") from exc
 
 
 def _read_user_config(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        loaded = read_yaml(path, ConfigError)
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc}).") from exc
-    try:
-        loaded = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: {yaml_error_text(exc)}.") from exc
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):

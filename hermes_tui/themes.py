@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
 from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from engine.config import yaml_error_text
+from engine.config import read_yaml
 
 BUNDLED_DIR = Path(__file__).resolve().parent.parent / "themes"
 DEFAULT_THEME = "hermes-dark"
@@ -40,13 +39,9 @@ def theme_dirs(home: Path) -> list[Path]:
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = read_yaml(path, ThemeFileError)
+    except FileNotFoundError as exc:
         raise ThemeFileError(f"{path}: cannot be read ({exc}).") from exc
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ThemeFileError(f"{path}: {yaml_error_text(exc)}.") from exc
     if not isinstance(data, dict):
         raise ThemeFileError(f"{path}: a theme file must be a mapping of Theme fields, not {type(data).__name__}.")
     return data

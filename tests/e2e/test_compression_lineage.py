@@ -43,6 +43,16 @@ class Events(list):
         self.append(event)
 
 
+def agent_after_turns(tmp_path: Path, llm: LoopbackLLM, message: str, turns: int = 14) -> tuple[Agent, SessionDB]:
+    """An agent whose session holds ``turns`` exchanges (enough to have a middle to compress)."""
+    home = write_home(tmp_path, llm)
+    db = SessionDB.open_home(home)
+    agent = Agent.start(load_config(home), db, source="cli", cwd=home)
+    for n in range(1, turns + 1):
+        agent.run_turn(message.format(n=n), Events())
+    return agent, db
+
+
 def test_forty_turns_make_a_lineage_that_resumes_at_its_tip(tmp_path: Path, capsys: Any) -> None:
     with LoopbackLLM(responder=responder) as llm:
         home = write_home(tmp_path, llm)
@@ -95,11 +105,7 @@ def test_forty_turns_make_a_lineage_that_resumes_at_its_tip(tmp_path: Path, caps
 
 def test_summarizer_failure_uses_the_fallback_and_still_rotates(tmp_path: Path) -> None:
     with LoopbackLLM(responder=responder) as llm:
-        home = write_home(tmp_path, llm)
-        db = SessionDB.open_home(home)
-        agent = Agent.start(load_config(home), db, source="cli", cwd=home)
-        for turn in range(1, 15):
-            agent.run_turn(f"Turn {turn}: keep going with src/app.py", Events())
+        agent, db = agent_after_turns(tmp_path, llm, "Turn {n}: keep going with src/app.py")
         llm.responder = lambda body: HttpError(500) if "compress conversations" in str(body["messages"][0]) else responder(body)
         agent.aux["compression"]._retry.sleep = lambda _s: None  # type: ignore[union-attr]
         events = Events()
@@ -133,11 +139,7 @@ def test_branch_forks_and_keeps_the_parent(tmp_path: Path) -> None:
 
 def test_a_failed_rotation_leaves_the_lineage_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with LoopbackLLM(responder=responder) as llm:
-        home = write_home(tmp_path, llm)
-        db = SessionDB.open_home(home)
-        agent = Agent.start(load_config(home), db, source="cli", cwd=home)
-        for turn in range(1, 15):
-            agent.run_turn(f"Turn {turn}", Events())
+        agent, db = agent_after_turns(tmp_path, llm, "Turn {n}")
         old = agent.session_id or ""
         before = db.load_transcript(old)
 
