@@ -7,7 +7,7 @@
    synthetic 10,000-session home (ratio, target ≤ 1.5×).
 3. Typing latency in tmux (keypress → echo) with a 500-message session open vs a new session.
 
-Run: ``.venv/bin/python bench/bench_tui.py`` (about two minutes).
+Run: ``.venv/bin/python bench/bench_tui.py [--stream-only | --launch-only]`` (about two minutes).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from bench.synthetic_home import cached_home  # noqa: E402
 from engine.events import TextDelta  # noqa: E402
 from engine.store import SessionDB  # noqa: E402
 from hermes_tui.loopback_llm import LoopbackLLM, Reply  # noqa: E402
-from hermes_tui.widgets.chat_messages import AssistantMessage  # noqa: E402
+from hermes_tui.widgets.chat_markdown import AssistantMessage  # noqa: E402
 from tests.tui.helpers import close_app, make_app, ready, screen_text, wait_until, write_config  # noqa: E402
 
 HERMES = ROOT / ".venv" / "bin" / "hermes-tui"
@@ -142,10 +142,16 @@ def wait_for_screen(session: str, needle: str, timeout: float = 20.0) -> float:
     raise TimeoutError(f"{needle!r} not shown in tmux session {session} within {timeout}s")
 
 
-def launch(home: Path, session: str, *extra: str) -> float:
-    """Seconds from starting ``hermes-tui`` to the footer and prompt being drawn."""
+def launch(home: Path, session: str, *extra: str, bytecode_cache: bool = True) -> float:
+    """Seconds from starting ``hermes-tui`` to the footer and prompt being drawn.
+
+    ``bytecode_cache``: run with Python's default ``__pycache__`` (what a user has from the
+    second launch on). This machine sets ``PYTHONDONTWRITEBYTECODE=1``, which makes every launch
+    recompile the project's own modules from source; ``False`` measures that case too.
+    """
+    env = ["env", "-u", "PYTHONDONTWRITEBYTECODE"] if bytecode_cache else ["env", "PYTHONDONTWRITEBYTECODE=1"]
     started = time.perf_counter()
-    tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", str(HERMES), "--home", str(home), *extra)
+    tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", *env, str(HERMES), "--home", str(home), *extra)
     return wait_for_screen(session, "palette") - started
 
 
@@ -153,12 +159,17 @@ def stop(session: str) -> None:
     subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
 
-def launch_times(home: Path, runs: int = 5) -> list[float]:
+def launch_times(home: Path, runs: int = 5, bytecode_cache: bool = True) -> list[float]:
+    """``runs`` launches; an idle session keeps the tmux server up, so its start is not timed."""
+    tmux("new-session", "-d", "-s", "bench-keep", "sleep", "600")
     times = []
-    for n in range(runs):
-        times.append(launch(home, f"bench{n}"))
-        stop(f"bench{n}")
-        time.sleep(0.3)
+    try:
+        for n in range(runs):
+            times.append(launch(home, f"bench{n}", bytecode_cache=bytecode_cache))
+            stop(f"bench{n}")
+            time.sleep(0.3)
+    finally:
+        stop("bench-keep")
     return times
 
 
@@ -199,7 +210,7 @@ def median_ms(values: list[float]) -> float:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        for rate in (1000, 250):
+        for rate in () if "--launch-only" in sys.argv else (1000, 250):
             lag = asyncio.run(streaming_lag(tmp_path / f"stream{rate}", rate))
             print(f"stream at {rate} tok/s: {lag}")
         if "--stream-only" in sys.argv:
@@ -208,11 +219,15 @@ def main() -> None:
         empty = tmp_path / "empty"
         empty.mkdir()
         synthetic = cached_home()
-        launch_times(empty, runs=1)  # warm the file cache
+        launch_times(empty, runs=1)  # warm the file cache and write the bytecode cache
         empty_times = launch_times(empty)
         big_times = launch_times(synthetic)
+        uncached = launch_times(empty, bytecode_cache=False)
         print(f"launch empty  ms: {[round(t * 1000) for t in empty_times]}")
         print(f"launch 10k    ms: {[round(t * 1000) for t in big_times]}")
+        print(f"launch empty, no bytecode cache ms: {[round(t * 1000) for t in uncached]}")
+        if "--launch-only" in sys.argv:
+            return
 
         long_home = tmp_path / "long"
         long_home.mkdir()

@@ -31,7 +31,7 @@ from hermes_tui.screens.main import MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
 from hermes_tui.themes import DEFAULT_THEME, apply_theme, register_themes
 from hermes_tui.widgets.approval_prompt import TIMEOUT_SECONDS
-from hermes_tui.widgets.chat_messages import Entry, entries_from_transcript
+from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
 from hermes_tui.widgets.prompt_input import PROMPT_KEYS
 from hermes_tui.widgets.status_bar import context_pct
 
@@ -69,6 +69,10 @@ class HermesApp(App):
         self.agent = start_agent(self.ask_approval)
         self.busy = False
         self.bridge: EventBridge | None = None
+        # Themes are set before the first style pass: set later, every widget is styled twice.
+        self._theme_problems = register_themes(self, self.agent.config.home)
+        self._theme_problems.append(
+            apply_theme(self, str(self.agent.config.get("display.theme") or DEFAULT_THEME)))
 
     # ----- start-up ---------------------------------------------------------------------------
 
@@ -82,9 +86,7 @@ class HermesApp(App):
         return MainScreen()
 
     def on_mount(self) -> None:
-        problems = register_themes(self, self.agent.config.home)
-        problems.append(apply_theme(self, str(self.agent.config.get("display.theme") or DEFAULT_THEME)))
-        for problem in filter(None, problems):
+        for problem in filter(None, self._theme_problems):
             self.notify(problem, title="Themes", severity="warning")
 
     async def main_ready(self) -> None:

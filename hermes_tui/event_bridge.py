@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, cast
 
 from textual.css.query import NoMatches
 
 from engine import events as ev
 from hermes_tui.messages import TextArrived
-from hermes_tui.widgets.chat_messages import AssistantMessage, Entry
+from hermes_tui.widgets.chat_entries import Entry
 
 if TYPE_CHECKING:
+    from hermes_tui.widgets.chat_markdown import AssistantMessage
     from hermes_tui.screens.main import MainScreen
 
 
@@ -31,7 +32,7 @@ class EventBridge:
     def __init__(self, screen: "MainScreen", *, memory_notifications: str = "on") -> None:
         self.screen = screen
         self.memory_notifications = memory_notifications
-        self.reply: AssistantMessage | None = None
+        self.reply: "AssistantMessage | None" = None
         self._text: list[str] = []
         self._text_lock = threading.Lock()
         self._write_lock = asyncio.Lock()
@@ -89,11 +90,10 @@ class EventBridge:
 
     # ----- the reply ------------------------------------------------------------------------
 
-    async def _ensure_reply(self) -> AssistantMessage:
+    async def _ensure_reply(self) -> "AssistantMessage":
         """The live reply widget; a new one after a tool block so text follows the call it explains."""
         if self.reply is None:
-            widget = await self.screen.chat.add(Entry("assistant"))
-            assert isinstance(widget, AssistantMessage)
+            widget = cast("AssistantMessage", await self.screen.chat.add(Entry("assistant")))
             await widget.start_stream()
             self.reply = widget
         return self.reply

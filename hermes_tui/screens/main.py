@@ -13,13 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from engine.memory import ApprovalDecision
 from hermes_tui.messages import ApprovalRequested, PendingChanged
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.approval_queue import ApprovalQueue
 from hermes_tui.widgets.chat_log import ChatLog
+from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.memory_panel import MemoryPanel
 from hermes_tui.widgets.prompt_input import PromptInput
 from hermes_tui.widgets.status_bar import StatusBar
@@ -55,7 +56,7 @@ class MainScreen(Screen):
                 yield MemoryPanel(agent.memory, agent.config.home / "memories", id="memory")
                 yield ApprovalQueue(agent.pending, agent.memory, id="approvals")
         yield StatusBar(id="status")
-        yield Footer()
+        yield CoalescingFooter()
 
     @property
     def chat(self) -> ChatLog:

@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import ContentSwitcher, Footer, Input, OptionList, Static
+from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
@@ -31,6 +31,7 @@ from engine.store import SearchHit, SessionDB
 from engine.store.models import Session
 from hermes_tui.commands.search_cmd import group_by_lineage
 from hermes_tui.formatting import one_line, relative_time, snippet_text, truncate
+from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 
 DEBOUNCE_S = 0.15
@@ -122,7 +123,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
                 yield TranscriptPreview(self.db, id="preview")
                 with VerticalScroll(id="summaries"):
                     yield Static("", id="summary-text")
-        yield Footer()
+        yield CoalescingFooter()
 
     @property
     def results(self) -> OptionList:

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Select, Static, Tree
+from textual.widgets import Input, Select, Static, Tree
 from textual.worker import get_current_worker
 
 from engine.errors import HermesError
@@ -24,6 +24,7 @@ from engine.store import SessionDB
 from engine.store.maintenance import Removal
 from engine.store.models import Session, TreeNode
 from hermes_tui.widgets.session_tree import PAGE_SIZE, LineageFilter, LineagePager, SessionTree
+from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 
 FILTER_DELAY_S = 0.15
@@ -122,7 +123,7 @@ class SessionsScreen(Screen[str | None]):
         with Horizontal(id="browser-body"):
             yield SessionTree(id="session-tree")
             yield TranscriptPreview(self.db, id="preview")
-        yield Footer()
+        yield CoalescingFooter()
 
     @property
     def tree(self) -> SessionTree:

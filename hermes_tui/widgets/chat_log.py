@@ -6,10 +6,16 @@ data and are mounted again (a page at a time) when the user scrolls to the top.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
-from hermes_tui.widgets.chat_messages import AssistantMessage, Entry, ToolBlock, widget_for
+from hermes_tui.widgets.chat_entries import Entry
+from hermes_tui.widgets.chat_messages import ToolBlock, widget_for
+
+if TYPE_CHECKING:
+    from hermes_tui.widgets.chat_markdown import AssistantMessage
 
 
 class ChatLog(VerticalScroll, can_focus=True):
@@ -96,9 +102,9 @@ class ChatLog(VerticalScroll, can_focus=True):
         if self.unseen and self.following:
             self.jump_to_end()
 
-    def last_assistant(self) -> AssistantMessage | None:
-        found = self.query(AssistantMessage)
-        return found.last() if found else None
+    def last_assistant(self) -> "AssistantMessage | None":
+        found = self.query("AssistantMessage")  # by type name: no import of the Markdown widgets
+        return cast("AssistantMessage", found.last()) if found else None
 
     def tool_block(self, call_id: str) -> ToolBlock | None:
         for block in self.query(ToolBlock):

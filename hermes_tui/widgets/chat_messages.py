@@ -1,43 +1,20 @@
 """The things shown in the chat pane: user turns, streamed replies, tool blocks and notices.
 
-Each is a small widget built from plain data so the chat log can unmount and remount it when
-it scrolls out of (and back into) the window of mounted messages.
+Each is a small widget built from plain data (``Entry``) so the chat log can unmount and remount
+it when it scrolls out of (and back into) the window of mounted messages. The Markdown items
+live in ``chat_markdown`` and are imported on first use.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-from rich.markdown import Markdown as RichMarkdown
 from rich.markup import escape
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.geometry import Size
-from textual.strip import Strip
-from textual.visual import Visual, visualize
+from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Button, Collapsible, Markdown, Static
-from textual.widgets.markdown import MarkdownStream
+from textual.widgets import Button, Collapsible, Static
 
 from hermes_tui.messages import RetryRequested
-
-
-@dataclass
-class Entry:
-    """One chat item as data: what the log remounts when older items are scrolled back into view."""
-
-    kind: str  # user | assistant | tool | notice | info | error
-    text: str = ""
-    name: str = ""
-    arguments: str = ""
-    result: str | None = None
-    duration_s: float | None = None
-    is_error: bool = False
-    level: str = "information"
-    cancelled: bool = False
-    retryable: bool = False
-    call_id: str = ""
+from hermes_tui.widgets.chat_entries import Entry
 
 
 class UserMessage(Static):
@@ -46,167 +23,6 @@ class UserMessage(Static):
     def __init__(self, entry: Entry) -> None:
         super().__init__(escape(entry.text), classes="user-message")
         self.entry = entry
-
-
-FREEZE_CHARS = 240  # the live tail is frozen at the first safe block boundary past this size
-
-# A line that may continue the block above it across a blank line (an indented continuation, or
-# the next item of a loose list): cutting before it could change how the Markdown renders.
-_CONTINUES_BLOCK = re.compile(r"[ \t]|(?:[-+*]|\d{1,9}[.)])[ \t\n]")
-
-
-def block_boundary(text: str) -> int:
-    """The last place to cut Markdown without changing how it renders; 0 when there is none.
-
-    That is after a blank line outside a code fence, before a complete line that starts a new
-    block (not indented, not a list item).
-    """
-    pos = text.rfind("\n\n")
-    while pos > 0:
-        start = pos + 2
-        end = text.find("\n", start)
-        if end > start and not _CONTINUES_BLOCK.match(text, start) and text.count("```", 0, pos) % 2 == 0:
-            return start
-        pos = text.rfind("\n\n", 0, pos)
-    return 0
-
-
-_JOIN = "x\n\n"  # a one-line paragraph rendered before a later part, then dropped (see _render)
-
-
-class FrozenMarkdown(Widget):
-    """Finished Markdown as ONE widget: Rich renders it once per width, a part at a time.
-
-    Textual's ``Markdown`` makes a widget per block and every screen refresh lays all of them
-    out, and Textual drops a widget's render cache on every repaint, so re-rendering a long
-    reply (syntax highlighting included) on each streamed fragment or keystroke made both slow.
-    Here the lines are cached, and ``extend`` renders only the part that was added.
-    """
-
-    DEFAULT_CSS = "FrozenMarkdown { height: auto; }"
-
-    def __init__(self, source: str = "") -> None:
-        super().__init__(classes="frozen-markdown")
-        self._parts: list[str] = [source] if source else []
-        self._lines: tuple[object, list[Strip]] = (None, [])
-
-    @property
-    def source(self) -> str:
-        return "".join(self._parts)
-
-    def extend(self, markdown: str) -> None:
-        """Append finished blocks (cut at a ``block_boundary``)."""
-        self._parts.append(markdown)
-        key, lines = self._lines
-        if key is not None:
-            lines.extend(self._render(len(self._parts) - 1, key[0]))
-        self.refresh(layout=True)
-
-    def _render(self, index: int, width: int) -> list[Strip]:
-        """Part ``index`` as lines, exactly as in a render of the whole source.
-
-        Rich puts a blank line between two blocks only when something was rendered before the
-        second, so a later part is rendered after a one-line paragraph, which is then dropped.
-        """
-        if not index:
-            return self._strips(self._parts[0], width)
-        return self._strips(_JOIN + self._parts[index], width)[1:]
-
-    def _strips(self, markdown: str, width: int) -> list[Strip]:
-        visual = visualize(self, RichMarkdown(markdown, code_theme="monokai"))
-        return Visual.to_strips(self, visual, width, None, self.visual_style)
-
-    def rendered(self, width: int) -> list[Strip]:
-        """All lines at ``width``: rendered again only when the width or the style changes."""
-        key = (width, self.visual_style)
-        if self._lines[0] != key:
-            self._lines = (key, [line for index in range(len(self._parts)) for line in self._render(index, width)])
-        return self._lines[1]
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.rendered(width)) if width and self._parts else 0
-
-    def render_line(self, y: int) -> Strip:
-        lines = self.rendered(self.size.width)
-        return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
-
-
-class AssistantMessage(Vertical):
-    """A reply: its finished blocks in one ``FrozenMarkdown``, and a live tail that streams into
-    a ``Markdown`` through ``MarkdownStream`` (no re-render per token).
-
-    The live widget stays small: once its tail holds ``FREEZE_CHARS``, the finished blocks move
-    to the frozen part and the live widget keeps only the rest; at the end all of it moves.
-    """
-
-    def __init__(self, entry: Entry) -> None:
-        super().__init__(classes="assistant-message")
-        self.entry = entry
-        self._frozen = FrozenMarkdown(entry.text)
-        self._stream: MarkdownStream | None = None
-        self._live: Markdown | None = None
-        self._live_text = ""
-
-    def compose(self) -> ComposeResult:
-        yield self._frozen
-        yield Static("", classes="reply-status")
-
-    def on_mount(self) -> None:
-        self.refresh_status()
-
-    @property
-    def source(self) -> str:
-        """The Markdown on screen: the frozen part plus the live tail."""
-        return self._frozen.source + (self._live.source if self._live is not None else "")
-
-    @property
-    def streaming(self) -> bool:
-        return self._stream is not None
-
-    async def start_stream(self) -> None:
-        """Begin the live tail; it always starts at a block boundary so code fences stay in context."""
-        self._live = Markdown(classes="reply")
-        self._live_text = ""
-        await self.mount(self._live, before=self.query_one(".reply-status"))
-        self._stream = Markdown.get_stream(self._live)
-        self.add_class("-streaming")
-
-    async def write(self, fragment: str) -> None:
-        self.entry.text += fragment
-        if self._stream is None or self._live is None:
-            return
-        self._live_text += fragment
-        cut = block_boundary(self._live_text) if len(self._live_text) >= FREEZE_CHARS else 0
-        if not cut:
-            await self._stream.write(fragment)
-            return
-        head, self._live_text = self._live_text[:cut], self._live_text[cut:]
-        await self._stream.stop()
-        with self.app.batch_update():  # the head moves to the frozen part; the live widget restarts
-            self._frozen.extend(head)
-            await self._live.update(self._live_text)
-        self._stream = Markdown.get_stream(self._live)
-
-    async def finish(self, *, cancelled: bool = False) -> None:
-        """Freeze the tail; a cancelled reply keeps what was shown and says so."""
-        if self._stream is not None:
-            await self._stream.stop()
-            self._stream = None
-        if self._live is not None:
-            live, self._live = self._live, None
-            with self.app.batch_update():
-                if self._live_text:
-                    self._frozen.extend(self._live_text)
-                await live.remove()
-            self._live_text = ""
-        self.remove_class("-streaming")
-        self.entry.cancelled = cancelled
-        self.refresh_status()
-
-    def refresh_status(self) -> None:
-        status = self.query_one(".reply-status", Static)
-        status.update("[dim]⏹ cancelled — kept what was shown[/]" if self.entry.cancelled else "")
-        status.display = self.entry.cancelled
 
 
 def _tool_title(entry: Entry) -> str:
@@ -250,14 +66,6 @@ class NoticeMessage(Static):
         self.entry = entry
 
 
-class InfoMessage(Markdown):
-    """App output worth formatting (``/help``, ``/usage``): Markdown, set apart from the replies."""
-
-    def __init__(self, entry: Entry) -> None:
-        super().__init__(entry.text, classes="info-message")
-        self.entry = entry
-
-
 class ErrorNotice(Horizontal):
     """A failed turn, said plainly, with a retry button when retrying makes sense."""
 
@@ -275,43 +83,19 @@ class ErrorNotice(Horizontal):
         self.post_message(RetryRequested())
 
 
-WIDGETS: dict[str, type[Widget]] = {
+PLAIN_WIDGETS: dict[str, type[Widget]] = {
     "user": UserMessage,
-    "assistant": AssistantMessage,
     "tool": ToolBlock,
     "notice": NoticeMessage,
-    "info": InfoMessage,
     "error": ErrorNotice,
 }
 
 
 def widget_for(entry: Entry) -> Widget:
-    return WIDGETS[entry.kind](entry)
+    """The widget showing ``entry``; the Markdown kinds (assistant, info) import their module now."""
+    plain = PLAIN_WIDGETS.get(entry.kind)
+    if plain is not None:
+        return plain(entry)
+    from hermes_tui.widgets.chat_markdown import MARKDOWN_WIDGETS
 
-
-def _text_of(content: object) -> str:
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
-    return "" if content is None else str(content)
-
-
-def entries_from_transcript(messages: list[dict]) -> list[Entry]:
-    """A stored transcript as chat items: tool results folded into their call's block."""
-    entries: list[Entry] = []
-    calls: dict[str, Entry] = {}
-    for message in messages:
-        role, text = message.get("role"), _text_of(message.get("content"))
-        if role == "user":
-            entries.append(Entry("user", text=text))
-        elif role == "assistant":
-            if text:
-                entries.append(Entry("assistant", text=text, cancelled=message.get("finish_reason") == "cancelled"))
-            for call in message.get("tool_calls") or []:
-                function = call.get("function") or {}
-                entry = Entry("tool", name=function.get("name", ""), arguments=function.get("arguments", ""),
-                              call_id=call.get("id", ""))
-                calls[entry.call_id] = entry
-                entries.append(entry)
-        elif role == "tool" and message.get("tool_call_id") in calls:
-            calls[message["tool_call_id"]].result = text
-    return entries
+    return MARKDOWN_WIDGETS[entry.kind](entry)

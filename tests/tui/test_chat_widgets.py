@@ -9,13 +9,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
 from hermes_tui.widgets.chat_log import ChatLog
-from hermes_tui.widgets.chat_messages import (
-    AssistantMessage,
-    Entry,
-    FrozenMarkdown,
-    block_boundary,
-    entries_from_transcript,
-)
+from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
+from hermes_tui.widgets.chat_markdown import AssistantMessage, FrozenMarkdown, block_boundary
 
 REPLY = "".join(
     f"## Part {n}\n\nSome text for part {n}.\n\n```python\ndef f{n}():\n\n    return {n}\n```\n\n- a\n- b\n\n"

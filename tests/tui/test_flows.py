@@ -11,7 +11,7 @@ from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
-from hermes_tui.widgets.chat_messages import AssistantMessage
+from hermes_tui.widgets.chat_markdown import AssistantMessage
 from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, type_text, wait_until, write_config
 
 REPLY = "Sure. Here is the plan:\n\n1. read the logs\n2. fix the bug\n\n```python\nprint('done')\n```\n"

@@ -1,0 +1,50 @@
+"""Chat items as plain data: what the chat log keeps for every item, mounted or not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Entry:
+    """One chat item as data: what the log remounts when older items are scrolled back into view."""
+
+    kind: str  # user | assistant | tool | notice | info | error
+    text: str = ""
+    name: str = ""
+    arguments: str = ""
+    result: str | None = None
+    duration_s: float | None = None
+    is_error: bool = False
+    level: str = "information"
+    cancelled: bool = False
+    retryable: bool = False
+    call_id: str = ""
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return "" if content is None else str(content)
+
+
+def entries_from_transcript(messages: list[dict]) -> list[Entry]:
+    """A stored transcript as chat items: tool results folded into their call's block."""
+    entries: list[Entry] = []
+    calls: dict[str, Entry] = {}
+    for message in messages:
+        role, text = message.get("role"), _text_of(message.get("content"))
+        if role == "user":
+            entries.append(Entry("user", text=text))
+        elif role == "assistant":
+            if text:
+                entries.append(Entry("assistant", text=text, cancelled=message.get("finish_reason") == "cancelled"))
+            for call in message.get("tool_calls") or []:
+                function = call.get("function") or {}
+                entry = Entry("tool", name=function.get("name", ""), arguments=function.get("arguments", ""),
+                              call_id=call.get("id", ""))
+                calls[entry.call_id] = entry
+                entries.append(entry)
+        elif role == "tool" and message.get("tool_call_id") in calls:
+            calls[message["tool_call_id"]].result = text
+    return entries

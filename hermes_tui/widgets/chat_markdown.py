@@ -1,0 +1,192 @@
+"""The chat items drawn as Markdown: streamed replies and formatted app output.
+
+Kept apart from the other chat widgets because Textual's ``Markdown`` (markdown-it, Pygments)
+takes ~70 ms to import: a new session's first frame does not wait for it, the first reply does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.markdown import Markdown as RichMarkdown
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.visual import Visual, visualize
+from textual.widget import Widget
+from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownStream
+
+from hermes_tui.widgets.chat_entries import Entry
+
+FREEZE_CHARS = 240  # the live tail is frozen at the first safe block boundary past this size
+
+# A line that may continue the block above it across a blank line (an indented continuation, or
+# the next item of a loose list): cutting before it could change how the Markdown renders.
+_CONTINUES_BLOCK = re.compile(r"[ \t]|(?:[-+*]|\d{1,9}[.)])[ \t\n]")
+
+
+def block_boundary(text: str) -> int:
+    """The last place to cut Markdown without changing how it renders; 0 when there is none.
+
+    That is after a blank line outside a code fence, before a complete line that starts a new
+    block (not indented, not a list item).
+    """
+    pos = text.rfind("\n\n")
+    while pos > 0:
+        start = pos + 2
+        end = text.find("\n", start)
+        if end > start and not _CONTINUES_BLOCK.match(text, start) and text.count("```", 0, pos) % 2 == 0:
+            return start
+        pos = text.rfind("\n\n", 0, pos)
+    return 0
+
+
+_JOIN = "x\n\n"  # a one-line paragraph rendered before a later part, then dropped (see _render)
+
+
+class FrozenMarkdown(Widget):
+    """Finished Markdown as ONE widget: Rich renders it once per width, a part at a time.
+
+    Textual's ``Markdown`` makes a widget per block and every screen refresh lays all of them
+    out, and Textual drops a widget's render cache on every repaint, so re-rendering a long
+    reply (syntax highlighting included) on each streamed fragment or keystroke made both slow.
+    Here the lines are cached, and ``extend`` renders only the part that was added.
+    """
+
+    DEFAULT_CSS = "FrozenMarkdown { height: auto; }"
+
+    def __init__(self, source: str = "") -> None:
+        super().__init__(classes="frozen-markdown")
+        self._parts: list[str] = [source] if source else []
+        self._lines: tuple[object, list[Strip]] = (None, [])
+
+    @property
+    def source(self) -> str:
+        return "".join(self._parts)
+
+    def extend(self, markdown: str) -> None:
+        """Append finished blocks (cut at a ``block_boundary``)."""
+        self._parts.append(markdown)
+        key, lines = self._lines
+        if key is not None:
+            lines.extend(self._render(len(self._parts) - 1, key[0]))
+        self.refresh(layout=True)
+
+    def _render(self, index: int, width: int) -> list[Strip]:
+        """Part ``index`` as lines, exactly as in a render of the whole source.
+
+        Rich puts a blank line between two blocks only when something was rendered before the
+        second, so a later part is rendered after a one-line paragraph, which is then dropped.
+        """
+        if not index:
+            return self._strips(self._parts[0], width)
+        return self._strips(_JOIN + self._parts[index], width)[1:]
+
+    def _strips(self, markdown: str, width: int) -> list[Strip]:
+        visual = visualize(self, RichMarkdown(markdown, code_theme="monokai"))
+        return Visual.to_strips(self, visual, width, None, self.visual_style)
+
+    def rendered(self, width: int) -> list[Strip]:
+        """All lines at ``width``: rendered again only when the width or the style changes."""
+        key = (width, self.visual_style)
+        if self._lines[0] != key:
+            self._lines = (key, [line for index in range(len(self._parts)) for line in self._render(index, width)])
+        return self._lines[1]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.rendered(width)) if width and self._parts else 0
+
+    def render_line(self, y: int) -> Strip:
+        lines = self.rendered(self.size.width)
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
+
+
+class AssistantMessage(Vertical):
+    """A reply: its finished blocks in one ``FrozenMarkdown``, and a live tail that streams into
+    a ``Markdown`` through ``MarkdownStream`` (no re-render per token).
+
+    The live widget stays small: once its tail holds ``FREEZE_CHARS``, the finished blocks move
+    to the frozen part and the live widget keeps only the rest; at the end all of it moves.
+    """
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(classes="assistant-message")
+        self.entry = entry
+        self._frozen = FrozenMarkdown(entry.text)
+        self._stream: MarkdownStream | None = None
+        self._live: Markdown | None = None
+        self._live_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield self._frozen
+        yield Static("", classes="reply-status")
+
+    def on_mount(self) -> None:
+        self.refresh_status()
+
+    @property
+    def source(self) -> str:
+        """The Markdown on screen: the frozen part plus the live tail."""
+        return self._frozen.source + (self._live.source if self._live is not None else "")
+
+    @property
+    def streaming(self) -> bool:
+        return self._stream is not None
+
+    async def start_stream(self) -> None:
+        """Begin the live tail; it always starts at a block boundary so code fences stay in context."""
+        self._live = Markdown(classes="reply")
+        self._live_text = ""
+        await self.mount(self._live, before=self.query_one(".reply-status"))
+        self._stream = Markdown.get_stream(self._live)
+        self.add_class("-streaming")
+
+    async def write(self, fragment: str) -> None:
+        self.entry.text += fragment
+        if self._stream is None or self._live is None:
+            return
+        self._live_text += fragment
+        cut = block_boundary(self._live_text) if len(self._live_text) >= FREEZE_CHARS else 0
+        if not cut:
+            await self._stream.write(fragment)
+            return
+        head, self._live_text = self._live_text[:cut], self._live_text[cut:]
+        await self._stream.stop()
+        with self.app.batch_update():  # the head moves to the frozen part; the live widget restarts
+            self._frozen.extend(head)
+            await self._live.update(self._live_text)
+        self._stream = Markdown.get_stream(self._live)
+
+    async def finish(self, *, cancelled: bool = False) -> None:
+        """Freeze the tail; a cancelled reply keeps what was shown and says so."""
+        if self._stream is not None:
+            await self._stream.stop()
+            self._stream = None
+        if self._live is not None:
+            live, self._live = self._live, None
+            with self.app.batch_update():
+                if self._live_text:
+                    self._frozen.extend(self._live_text)
+                await live.remove()
+            self._live_text = ""
+        self.remove_class("-streaming")
+        self.entry.cancelled = cancelled
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        status = self.query_one(".reply-status", Static)
+        status.update("[dim]⏹ cancelled — kept what was shown[/]" if self.entry.cancelled else "")
+        status.display = self.entry.cancelled
+
+
+class InfoMessage(Markdown):
+    """App output worth formatting (``/help``, ``/usage``): Markdown, set apart from the replies."""
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(entry.text, classes="info-message")
+        self.entry = entry
+
+
+MARKDOWN_WIDGETS: dict[str, type[Widget]] = {"assistant": AssistantMessage, "info": InfoMessage}
