@@ -1,5 +1,5 @@
-import sys
+"""``python -m hermes_tui``: the same as the ``hermes-tui`` console script."""
 
-from hermes_tui.cli import main
+from hermes_tui.cli import run
 
-sys.exit(main())
+run()

@@ -94,3 +94,23 @@ def test_auth_and_model_errors_are_exit_1(home: Path, llm: LoopbackLLM, capsys: 
 
 def test_empty_message_is_bad_usage(home: Path, capsys: Any) -> None:
     assert chat(home, "-q", "   ") == 2
+
+
+def test_console_script_delivers_the_whole_reply_and_the_exit_status(home: Path, llm: LoopbackLLM) -> None:
+    """``python -m hermes_tui`` ends with ``os._exit``: piped output must still arrive in full,
+    the session must be stored, and a failure must keep its exit status."""
+    import subprocess
+    import sys
+
+    long_reply = "line of the reply\n" * 5_000  # far more than one pipe buffer
+    llm.push(Reply(text=long_reply))
+    done = subprocess.run([sys.executable, "-m", "hermes_tui", "--home", str(home), "chat", "-q", "hi"],
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == long_reply
+    with SessionDB.open_home(home) as db:
+        (session,) = db.list_sessions()
+        assert session.message_count == 2
+    missing = subprocess.run([sys.executable, "-m", "hermes_tui", "--home", str(home), "chat", "--session", "nope",
+                              "-q", "hi"], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert missing.returncode == 1 and "nope" in missing.stderr
