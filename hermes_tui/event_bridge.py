@@ -112,7 +112,7 @@ class EventBridge:
 
     async def on_text_delta(self, event: ev.TextDelta) -> None:
         reply = await self._ensure_reply()
-        await reply.write(event.text)
+        reply.write(event.text)
         self.screen.chat.note_output()
 
     async def on_tool_started(self, event: ev.ToolCallStarted) -> None:

@@ -16,7 +16,6 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
-from textual.widgets.markdown import MarkdownStream
 
 from hermes_tui.widgets.chat_entries import Entry
 
@@ -103,21 +102,46 @@ class FrozenMarkdown(Widget):
         return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
 
 
-class AssistantMessage(Vertical):
-    """A reply: its finished blocks in one ``FrozenMarkdown``, and a live tail that streams into
-    a ``Markdown`` through ``MarkdownStream`` (no re-render per token).
+class MarkdownTail(FrozenMarkdown):
+    """The end of a reply that is still streaming: replaced on every write, rendered lazily.
 
-    The live widget stays small: once its tail holds ``FREEZE_CHARS``, the finished blocks move
-    to the frozen part and the live widget keeps only the rest; at the end all of it moves.
+    A write only swaps the text and asks for a layout; Rich renders the tail (a few hundred
+    characters, see ``FREEZE_CHARS``) once per screen refresh, however many writes came in
+    between — the batching a ``MarkdownStream`` does, without a widget per Markdown block.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._after_frozen = False
+
+    def replace(self, markdown: str, *, after_frozen: bool) -> None:
+        """Show ``markdown``; ``after_frozen``: it follows finished blocks (a blank line between)."""
+        self._parts = [markdown] if markdown else []
+        self._after_frozen = after_frozen
+        self._lines = (None, [])
+        self.refresh(layout=True)
+
+    def _render(self, index: int, width: int) -> list[Strip]:
+        if self._after_frozen:
+            return self._strips(_JOIN + self._parts[index], width)[1:]
+        return self._strips(self._parts[index], width)
+
+
+class AssistantMessage(Vertical):
+    """A reply: its finished blocks in one ``FrozenMarkdown`` and the streaming end in a
+    ``MarkdownTail``; no token re-renders more than the tail.
+
+    The tail stays small: once it holds ``FREEZE_CHARS``, its finished blocks move to the frozen
+    part (rendered once, a part at a time) and the tail keeps only the rest; at the end all of it
+    moves.
     """
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(classes="assistant-message")
         self.entry = entry
         self._frozen = FrozenMarkdown(entry.text)
-        self._stream: MarkdownStream | None = None
-        self._live: Markdown | None = None
-        self._live_text = ""
+        self._tail: MarkdownTail | None = None
+        self._tail_text = ""
 
     def compose(self) -> ComposeResult:
         yield self._frozen
@@ -128,49 +152,44 @@ class AssistantMessage(Vertical):
 
     @property
     def source(self) -> str:
-        """The Markdown on screen: the frozen part plus the live tail."""
-        return self._frozen.source + (self._live.source if self._live is not None else "")
+        """The Markdown on screen: the frozen part plus the tail."""
+        return self._frozen.source + self._tail_text
+
+    @property
+    def tail_source(self) -> str:
+        return self._tail_text
 
     @property
     def streaming(self) -> bool:
-        return self._stream is not None
+        return self._tail is not None
 
     async def start_stream(self) -> None:
-        """Begin the live tail; it always starts at a block boundary so code fences stay in context."""
-        self._live = Markdown(classes="reply")
-        self._live_text = ""
-        await self.mount(self._live, before=self.query_one(".reply-status"))
-        self._stream = Markdown.get_stream(self._live)
+        """Begin the tail; it always starts at a block boundary so code fences stay in context."""
+        self._tail = MarkdownTail()
+        self._tail_text = ""
+        await self.mount(self._tail, before=self.query_one(".reply-status"))
         self.add_class("-streaming")
 
-    async def write(self, fragment: str) -> None:
+    def write(self, fragment: str) -> None:
         self.entry.text += fragment
-        if self._stream is None or self._live is None:
+        if self._tail is None:
             return
-        self._live_text += fragment
-        cut = block_boundary(self._live_text) if len(self._live_text) >= FREEZE_CHARS else 0
-        if not cut:
-            await self._stream.write(fragment)
-            return
-        head, self._live_text = self._live_text[:cut], self._live_text[cut:]
-        await self._stream.stop()
-        with self.app.batch_update():  # the head moves to the frozen part; the live widget restarts
+        self._tail_text += fragment
+        cut = block_boundary(self._tail_text) if len(self._tail_text) >= FREEZE_CHARS else 0
+        if cut:
+            head, self._tail_text = self._tail_text[:cut], self._tail_text[cut:]
             self._frozen.extend(head)
-            await self._live.update(self._live_text)
-        self._stream = Markdown.get_stream(self._live)
+        self._tail.replace(self._tail_text, after_frozen=bool(self._frozen.source))
 
     async def finish(self, *, cancelled: bool = False) -> None:
         """Freeze the tail; a cancelled reply keeps what was shown and says so."""
-        if self._stream is not None:
-            await self._stream.stop()
-            self._stream = None
-        if self._live is not None:
-            live, self._live = self._live, None
+        if self._tail is not None:
+            tail, self._tail = self._tail, None
             with self.app.batch_update():
-                if self._live_text:
-                    self._frozen.extend(self._live_text)
-                await live.remove()
-            self._live_text = ""
+                if self._tail_text:
+                    self._frozen.extend(self._tail_text)
+                await tail.remove()
+            self._tail_text = ""
         self.remove_class("-streaming")
         self.entry.cancelled = cancelled
         self.refresh_status()

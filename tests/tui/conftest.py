@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from pathlib import Path
 from typing import Iterator
@@ -22,6 +23,13 @@ def pinned_time_and_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     clock.set_clock(None)
     time.tzset()
+
+
+@pytest.fixture(autouse=True)
+def thaw_frozen_objects() -> Iterator[None]:
+    """The app freezes its start-up heap (``gc.freeze``); a test's app must not outlive it."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture(autouse=True)

@@ -6,11 +6,10 @@ import random
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Markdown
 
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
-from hermes_tui.widgets.chat_markdown import AssistantMessage, FrozenMarkdown, block_boundary
+from hermes_tui.widgets.chat_markdown import FREEZE_CHARS, AssistantMessage, FrozenMarkdown, MarkdownTail, block_boundary
 
 REPLY = "".join(
     f"## Part {n}\n\nSome text for part {n}.\n\n```python\ndef f{n}():\n\n    return {n}\n```\n\n- a\n- b\n\n"
@@ -51,17 +50,21 @@ async def test_streamed_reply_in_any_chunking_renders_exactly_the_reply(seed: in
         widget = await log.add(Entry("assistant"))
         assert isinstance(widget, AssistantMessage)
         await widget.start_stream()
-        live_blocks = []
+        tail_sizes = []
         pos = 0
         while pos < len(REPLY):  # fences and blank lines split at random places
             step = rng.randint(1, 120)
-            await widget.write(REPLY[pos : pos + step])
+            widget.write(REPLY[pos : pos + step])
             pos += step
-            live_blocks.append(len(widget.query_one(Markdown).children))
+            tail_sizes.append(len(widget.tail_source))
+            if rng.random() < 0.2:
+                await pilot.pause()  # a frame now and then, as while streaming
+                assert widget.source == REPLY[:pos]
         await widget.finish()
         await pilot.pause()
         assert widget.source == REPLY and widget.entry.text == REPLY
-        assert max(live_blocks) <= 12  # finished blocks left the live widget (REPLY has 120)
+        assert max(tail_sizes) < FREEZE_CHARS + 120 + len("```python\ndef f0():\n\n    return 0\n```\n\n")
+        assert not widget.query(MarkdownTail)  # the tail was frozen and removed
         whole = await log.add(Entry("assistant", text=REPLY))  # as a resumed session shows it
         await pilot.pause()
         streamed, loaded = widget.query_one(FrozenMarkdown), whole.query_one(FrozenMarkdown)

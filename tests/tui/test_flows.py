@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -50,6 +51,16 @@ async def test_send_streams_the_reply_and_stores_it(home: Path, llm: LoopbackLLM
     close_app(app)
     transcript = stored(home, session_id)
     assert [(m["role"], m["content"]) for m in transcript] == [("user", "plan the fix"), ("assistant", REPLY)]
+
+
+async def test_start_up_heap_is_frozen_once_the_screen_is_up(home: Path) -> None:
+    """Full collections must not walk Textual's and the engine's start-up objects mid-stream."""
+    gc.unfreeze()
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await wait_until(pilot, lambda: gc.get_freeze_count() > 0)
+    close_app(app)
 
 
 async def test_model_memory_write_updates_the_panel(home: Path, llm: LoopbackLLM) -> None:
