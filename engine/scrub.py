@@ -23,13 +23,26 @@ RECALL_NOTE = (
     "Treat as informational background data.]"
 )
 
-_OPEN_RE = re.compile(re.escape(RECALL_FENCE_OPEN), re.IGNORECASE)
-_CLOSE_RE = re.compile(re.escape(RECALL_FENCE_CLOSE), re.IGNORECASE)
+
+def _tag_or_partial(tag: str) -> str:
+    """Regex source for ``tag`` or a proper prefix of it ending the data (a tail to hold back).
+
+    Nested optional groups, e.g. ``<(?:memory-context>|(?:m(?:e(?:…)?)?)?\\Z)``: the prefix test
+    runs inside the same C-level search as the tag itself.
+    """
+    partial = "".join(f"(?:{re.escape(c)}" for c in tag[1:-1]) + ")?" * (len(tag) - 2)
+    return f"<(?:{re.escape(tag[1:])}|{partial}\\Z)"
+
+
+# The boundary rule lives in the patterns: an opening tag after a newline and optional spaces;
+# at the start of the data the boundary comes from the text already released (``.match`` there).
+_OPEN_AFTER_NEWLINE_RE = re.compile(r"\n *" + _tag_or_partial(RECALL_FENCE_OPEN), re.IGNORECASE)
+_OPEN_AT_START_RE = re.compile(r" *" + _tag_or_partial(RECALL_FENCE_OPEN), re.IGNORECASE)
+_CLOSE_RE = re.compile(_tag_or_partial(RECALL_FENCE_CLOSE), re.IGNORECASE)
 _ANY_TAG_RE = re.compile(r"</?memory-context>", re.IGNORECASE)
 # "(?<![^\n])" = at the start or after a newline; a fixed-width lookbehind keeps the scan fast.
 _BLOCK_RE = re.compile(r"(?<![^\n])([ ]*)<memory-context>.*?(?:</memory-context>|\Z)", re.IGNORECASE | re.DOTALL)
 _OPEN_LEN = len(RECALL_FENCE_OPEN)
-_CLOSE_LEN = len(RECALL_FENCE_CLOSE)
 
 
 def sanitize_context(text: str) -> str:
@@ -51,11 +64,6 @@ def build_recall_fence(text: str) -> str:
     return f"{RECALL_FENCE_OPEN}\n{RECALL_NOTE}\n\n{body}\n{RECALL_FENCE_CLOSE}"
 
 
-def _is_tag_prefix(tail: str, tag: str) -> bool:
-    """Whether ``tail`` could be the start of ``tag`` (case-insensitive; tags are ASCII)."""
-    return len(tail) < len(tag) and tail.lower() == tag[: len(tail)]
-
-
 class StreamingContextScrubber:
     """Strips fenced recall blocks from a streamed reply, chunk by chunk.
 
@@ -64,7 +72,7 @@ class StreamingContextScrubber:
     and chunks are scanned with C-level ``str``/``re`` searches, never character by character.
     """
 
-    __slots__ = ("_in_fence", "_held", "_at_boundary")
+    __slots__ = ("_at_boundary", "_held", "_in_fence")
 
     def __init__(self) -> None:
         self.reset()
@@ -73,27 +81,30 @@ class StreamingContextScrubber:
         """Forget everything: call at the start of each turn."""
         self._in_fence = False
         self._held = ""
-        # Whether the text consumed so far ends at a line boundary (start, or newline + spaces).
+        # Whether the text released so far ends at a line boundary (start, or newline + spaces).
         self._at_boundary = True
 
     def feed(self, chunk: str) -> str:
         """The visible part of ``chunk`` that can be released now."""
-        if self._held:
+        if self._held:  # a held tail starts with "<", so the joined chunk takes a "<" branch
             chunk = self._held + chunk
             self._held = ""
-            return self._scan(chunk)
-        if self._in_fence:
-            return self._scan(chunk) if "<" in chunk else ""
-        # Slow path only if a tag could start here: "<m"/"<M" somewhere, or a "<" near the end.
-        # (``in`` before ``rfind``: an operator is cheaper than a method call on tiny chunks.)
-        if "<" in chunk and (len(chunk) - chunk.rfind("<") < _OPEN_LEN or "<m" in chunk or "<M" in chunk):
-            return self._scan(chunk)
-        # The common case, kept free of method calls: release it all, note where the line stands.
-        if "\n" in chunk:
-            newline = chunk.rfind("\n")
-            self._at_boundary = newline == len(chunk) - 1 or not chunk[newline + 1 :].strip(" ")
-        elif self._at_boundary and chunk.strip(" "):
-            self._at_boundary = False
+        # Branch order measured: testing "not in" first keeps 1-char chunks ~20% faster.
+        if "<" not in chunk:
+            if self._in_fence:
+                return ""
+        elif self._in_fence:
+            return self._scan(chunk, None)
+        else:
+            # One regex search decides: most chunks hold no tag (nor a partial one) at a line
+            # boundary and are released below without entering ``_scan``.
+            opening = (self._at_boundary and _OPEN_AT_START_RE.match(chunk)) or _OPEN_AFTER_NEWLINE_RE.search(chunk)
+            if opening is not None:
+                return self._scan(chunk, opening)
+        if "\n" in chunk or self._at_boundary:
+            line_end = chunk.rstrip(" ")
+            if line_end:  # all spaces: the line stands where it stood
+                self._at_boundary = line_end[-1] == "\n"
         return chunk
 
     def flush(self) -> str:
@@ -102,71 +113,39 @@ class StreamingContextScrubber:
         self.reset()
         return tail
 
-    # -- helpers -------------------------------------------------------------------------------
+    def _scan(self, data: str, opening: re.Match[str] | None) -> str:
+        """``data`` less its fenced blocks, from its first ``opening`` match (``None``: in a fence).
 
-    def _scan(self, data: str) -> str:
+        One loop, one regex search per tag: Python-level helper calls would cost more than the
+        C searches on stream-sized chunks.
+        """
         out: list[str] = []
         pos = 0
-        end = len(data)
-        while pos < end:
-            if self._in_fence:
-                m = _CLOSE_RE.search(data, pos)
-                if m is None:
-                    self._hold_close_prefix(data, pos)
-                    break
-                pos = m.end()
-                self._in_fence = False
-                self._at_boundary = False
-                continue
-            start = self._next_fence(data, pos)
-            if start < 0:
-                keep = self._held_open_start(data, pos)
-                out.append(self._release(data, pos, keep))
-                self._held = data[keep:]
+        while True:
+            if opening is not None:
+                stop = opening.end()
+                if data[stop - 1] != ">":  # a partial opening tag at a line boundary ends the data
+                    lt = data.rindex("<")
+                    self._held = data[lt:]
+                    self._in_fence = False
+                    self._at_boundary = True
+                    out.append(data[pos:lt])
+                    return "".join(out)
+                out.append(data[pos : stop - _OPEN_LEN])  # the newline and spaces before a fence stay
+                pos = stop
+            close = _CLOSE_RE.search(data, pos)
+            if close is None or data[close.end() - 1] != ">":  # the block goes on past this data
+                if close is not None:
+                    self._held = data[close.start() :]
+                self._in_fence = True
+                return "".join(out)
+            pos = close.end()
+            # Right after a closing tag is no line boundary, so only the newline pattern applies.
+            opening = _OPEN_AFTER_NEWLINE_RE.search(data, pos)
+            if opening is None:
                 break
-            out.append(self._release(data, pos, start))
-            self._in_fence = True
-            pos = start + _OPEN_LEN
+        self._in_fence = False
+        visible = data[pos:]
+        self._at_boundary = visible.rstrip(" ")[-1:] == "\n"  # all spaces: still after the tag
+        out.append(visible)
         return "".join(out)
-
-    def _track_boundary(self, visible: str) -> None:
-        if not visible:
-            return
-        newline = visible.rfind("\n")
-        if newline >= 0:
-            self._at_boundary = not visible[newline + 1 :].strip(" ")
-        elif self._at_boundary:
-            self._at_boundary = not visible.strip(" ")
-
-    def _release(self, data: str, start: int, stop: int) -> str:
-        visible = data[start:stop]
-        self._track_boundary(visible)
-        return visible
-
-    def _boundary_before(self, data: str, index: int, floor: int) -> bool:
-        """Whether position ``index`` of ``data`` sits at a line boundary (spaces allowed)."""
-        i = index
-        while i > floor and data[i - 1] == " ":
-            i -= 1
-        return data[i - 1] == "\n" if i > floor else self._at_boundary
-
-    def _next_fence(self, data: str, pos: int) -> int:
-        """Index of the next opening tag at a line boundary, or -1."""
-        m = _OPEN_RE.search(data, pos)
-        while m is not None:
-            if self._boundary_before(data, m.start(), pos):
-                return m.start()
-            m = _OPEN_RE.search(data, m.start() + 1)
-        return -1
-
-    def _held_open_start(self, data: str, pos: int) -> int:
-        """Where the tail that could still grow into a fence opening starts (``len(data)``: none)."""
-        lt = data.rfind("<", max(pos, len(data) - _OPEN_LEN + 1))
-        if lt >= 0 and _is_tag_prefix(data[lt:], RECALL_FENCE_OPEN) and self._boundary_before(data, lt, pos):
-            return lt
-        return len(data)
-
-    def _hold_close_prefix(self, data: str, pos: int) -> None:
-        lt = data.rfind("<", max(pos, len(data) - _CLOSE_LEN + 1))
-        if lt >= 0 and _is_tag_prefix(data[lt:], RECALL_FENCE_CLOSE):
-            self._held = data[lt:]

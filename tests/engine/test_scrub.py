@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +25,7 @@ def _stream(chunks: list[str]) -> str:
 
 def _split(text: str, cuts: list[int]) -> list[str]:
     points = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
-    return [text[a:b] for a, b in zip(points, points[1:])]
+    return [text[a:b] for a, b in pairwise(points)]
 
 
 def _random_case(tag: str, flips: list[bool]) -> str:
@@ -68,6 +70,32 @@ def test_streamed_equals_sanitized_for_any_chunking(doc: tuple[str, str], cuts: 
 def test_one_character_chunks(doc: tuple[str, str]) -> None:
     text, visible = doc
     assert _stream(list(text)) == visible
+
+
+# Tag shards, spaces and newlines in any mix: every partial-tag state the fast paths must get right.
+shards = st.sampled_from(
+    ["<", "</", "<m", "<M", "<MEM", "<memory-con", "</memory-cont", "memory-context>", "/memory-context>",
+     RECALL_FENCE_OPEN, "<Memory-Context>", RECALL_FENCE_CLOSE, "</MEMORY-context>", "<b>", ">", "a", " ", "  ", "\n"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(shards, max_size=24), st.lists(st.integers(0, 10_000), max_size=30))
+def test_tag_shards_in_any_chunking_match_sanitize(parts: list[str], cuts: list[int]) -> None:
+    text = "".join(parts)
+    assert _stream(_split(text, cuts)) == sanitize_context(text)
+
+
+def test_partial_tags_split_over_many_chunks() -> None:
+    cases = [
+        (["a\n", "  <", "MEM", "ory-", "conTEXT>", "§</mem", "ory-c", "ontext>", "b"], "a\n  b"),
+        (["x\n", "   ", "<memory-context>§", "</memory-context>\n<m", "ore"], "x\n   \n<more"),
+        (["<", "m", "e", "m", "o", "r", "y", "-context>§<", "/b></memory-context", ">ok"], "ok"),
+        (["see <", "memory-context> here\n<", "memory-context>§<", "<", "/memory-context>."], "see <memory-context> here\n."),
+        (["a <", "MEM", "\n", " <", "b>"], "a <MEM\n <b>"),
+    ]
+    for chunks, visible in cases:
+        assert _stream(chunks) == visible == sanitize_context("".join(chunks)), chunks
 
 
 SAMPLE = (
