@@ -13,7 +13,6 @@ Run: ``.venv/bin/python bench/bench_tui.py [--stream-only | --launch-only]`` (ab
 from __future__ import annotations
 
 import asyncio
-import re
 import shutil
 import statistics
 import subprocess
@@ -87,19 +86,11 @@ async def streaming_lag(home: Path, tokens_per_second: int = 1000) -> dict:
         llm.close()
 
 
-_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-
-
-def frame_text(update: object, console: object) -> str:
-    """The characters of one frame the app hands to the terminal, escape sequences removed."""
-    return _ESCAPES.sub("", update.render_segments(console))  # type: ignore[attr-defined]
-
-
 async def _stream_into_app(home: Path, reply: str) -> dict:
-    """Lag = the last token handed to the UI by the agent's worker thread → the first frame the
-    app hands to its terminal driver that contains the final line. Frames are caught in
-    ``App._display`` (what a real terminal would be sent), so nothing polls or re-renders the
-    screen while the app works."""
+    """Lag = the last token handed to the UI by the agent's worker thread → the end of the first
+    frame the app hands to its terminal driver after which the final line is on screen. Frames
+    are caught in ``App._display`` (what a real terminal is sent); only once the reply holds the
+    final line is the whole screen rendered to check, so nothing polls while the app works."""
     app = make_app(home)
     last_delta = [0.0]
     shown_at = [0.0]
@@ -115,10 +106,11 @@ async def _stream_into_app(home: Path, reply: str) -> dict:
         display(screen, update)
         if update is None or shown_at[0]:
             return
+        sent = time.perf_counter()
         frames[0] += 1
         reply_widget = app.main.chat.last_assistant() if app.bridge else None
-        if reply_widget is not None and FINAL_LINE in reply_widget.source and FINAL_LINE in frame_text(update, app.console):
-            shown_at[0] = time.perf_counter()
+        if reply_widget is not None and FINAL_LINE in reply_widget.source and FINAL_LINE in screen_text(app):
+            shown_at[0] = sent
 
     app._emit = timed_emit  # type: ignore[method-assign]
     app._display = timed_display  # type: ignore[method-assign]

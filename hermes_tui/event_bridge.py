@@ -102,6 +102,7 @@ class EventBridge:
         if self.reply is not None:
             reply, self.reply = self.reply, None
             await reply.finish(cancelled=cancelled)
+            self.screen.chat.remove_class("-tailing")
             if not reply.entry.text and not cancelled:
                 await reply.remove()
                 self.screen.chat.entries.remove(reply.entry)
@@ -113,7 +114,7 @@ class EventBridge:
     async def on_text_delta(self, event: ev.TextDelta) -> None:
         reply = await self._ensure_reply()
         reply.write(event.text)
-        self.screen.chat.note_output()
+        self.screen.chat.note_output(streaming=True)
 
     async def on_tool_started(self, event: ev.ToolCallStarted) -> None:
         await self._close_reply()

@@ -85,10 +85,16 @@ class ChatLog(VerticalScroll, can_focus=True):
     def mounted_count(self) -> int:
         return len(self.children)
 
-    def note_output(self) -> None:
-        """Record that content arrived; when scrolled up, the screen shows a "new output ↓" hint."""
+    def note_output(self, *, streaming: bool = False) -> None:
+        """Record that content arrived; when scrolled up, the screen shows a "new output ↓" hint.
+
+        ``streaming``: a reply is arriving. While the view follows it the scrollbar is hidden
+        (``-tailing``): its thumb changes on every frame and redrawing it cost a fifth of each
+        streamed frame. The gutter stays, so no line is re-wrapped when it comes back.
+        """
         self.unseen = not self.following
         self.set_class(self.unseen, "-unseen")
+        self.set_class(streaming and not self.unseen, "-tailing")
 
     def jump_to_end(self) -> None:
         self.unseen = False

@@ -99,3 +99,21 @@ def test_entries_from_transcript_folds_tool_results_into_their_call() -> None:
     assert [e.kind for e in entries] == ["user", "tool", "assistant"]
     assert entries[1].result == '{"success": true}' and entries[1].call_id == "c1"
     assert entries[2].text == "Done." and entries[2].cancelled
+
+
+async def test_scrollbar_is_hidden_only_while_a_followed_reply_streams() -> None:
+    app = ChatApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        log = app.query_one(ChatLog)
+        await log.load([Entry("user", text=f"message {n}") for n in range(30)])
+        await pilot.pause()
+        log.note_output(streaming=True)
+        assert log.has_class("-tailing")
+        log.release_anchor()  # the user scrolls up to read
+        log.note_output(streaming=True)
+        assert not log.has_class("-tailing") and log.unseen
+        log.jump_to_end()
+        log.note_output(streaming=True)
+        assert log.has_class("-tailing")
+        log.note_output()  # output that is not a streaming reply
+        assert not log.has_class("-tailing")

@@ -13,7 +13,7 @@ from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_markdown import AssistantMessage
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, type_text, wait_until, write_config
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, settle, type_text, wait_until, write_config
 
 REPLY = "Sure. Here is the plan:\n\n1. read the logs\n2. fix the bug\n\n```python\nprint('done')\n```\n"
 
@@ -51,6 +51,30 @@ async def test_send_streams_the_reply_and_stores_it(home: Path, llm: LoopbackLLM
     close_app(app)
     transcript = stored(home, session_id)
     assert [(m["role"], m["content"]) for m in transcript] == [("user", "plan the fix"), ("assistant", REPLY)]
+
+
+LONG_REPLY = "".join(
+    f"## Step {n}\n\nWe check the service.\n\n- item {n}.1\n- item {n}.2\n\n```python\nprint({n})\n```\n\n"
+    for n in range(40)
+) + "End of the report."
+
+
+async def test_a_long_streamed_reply_ends_on_screen(tmp_path: Path) -> None:
+    """While a reply streams, heights inside it change between frames; when it ends, the view
+    must sit at its last line (a cached item height once cut the last lines off)."""
+    with LoopbackLLM(tokens_per_second=3000) as paced:
+        home = tmp_path / "home"
+        write_config(home, paced)
+        paced.push(Reply(text=LONG_REPLY, chunk_chars=4))
+        app = make_app(home)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            await send(pilot, "write the report")
+            await wait_until(pilot, lambda: app.agent.session_id and not app.busy, timeout=30)
+            await settle(pilot)
+            assert "End of the report." in screen_text(app)
+            assert app.main.chat.scroll_y == app.main.chat.max_scroll_y
+        close_app(app)
 
 
 async def test_start_up_heap_is_frozen_once_the_screen_is_up(home: Path) -> None:
