@@ -10,6 +10,7 @@ run on the UI thread. Widgets never see engine events, and the engine never sees
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, cast
 
@@ -22,6 +23,10 @@ from hermes_tui.widgets.chat_entries import Entry
 if TYPE_CHECKING:
     from hermes_tui.widgets.chat_markdown import AssistantMessage
     from hermes_tui.screens.main import MainScreen
+
+
+# The longest a finished reply waits for its last frame (see ``_let_the_last_text_show``).
+FRAME_WAIT_S = 0.2
 
 
 class EventBridge:
@@ -98,6 +103,18 @@ class EventBridge:
             self.reply = widget
         return self.reply
 
+    async def _let_the_last_text_show(self) -> None:
+        """Wait for the frame that draws the reply's last text before tidying the reply up.
+
+        Closing a reply moves its tail into the finished part, which costs a render and a
+        layout; done first, it held the last line back by that much. The agent's worker waits
+        for this handler, so a frame that does not come (a suspended app) is waited for only
+        briefly.
+        """
+        if self.reply is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.screen.wait_for_refresh(), timeout=FRAME_WAIT_S)
+
     async def _close_reply(self, *, cancelled: bool = False) -> None:
         if self.reply is not None:
             reply, self.reply = self.reply, None
@@ -126,6 +143,7 @@ class EventBridge:
             block.finish(event.result, event.duration_s, event.is_error)
 
     async def on_turn_done(self, event: ev.TurnDone) -> None:
+        await self._let_the_last_text_show()
         await self._close_reply(cancelled=event.cancelled)
         self.screen.app.turn_finished()
 

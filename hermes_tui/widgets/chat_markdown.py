@@ -19,7 +19,7 @@ from textual.widgets import Markdown, Static
 
 from hermes_tui.widgets.chat_entries import Entry
 
-FREEZE_CHARS = 240  # the live tail is frozen at the first safe block boundary past this size
+FREEZE_CHARS = 80  # the live tail is frozen at the first safe block boundary past this size
 
 # A line that may continue the block above it across a blank line (an indented continuation, or
 # the next item of a loose list): cutting before it could change how the Markdown renders.

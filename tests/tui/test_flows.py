@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.memory import MemoryStore, PendingQueue
+from hermes_tui.screens.sessions import SessionsScreen
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
@@ -74,6 +75,25 @@ async def test_a_long_streamed_reply_ends_on_screen(tmp_path: Path) -> None:
             await settle(pilot)
             assert "End of the report." in screen_text(app)
             assert app.main.chat.scroll_y == app.main.chat.max_scroll_y
+        close_app(app)
+
+
+async def test_a_reply_finishing_under_another_screen_still_finishes(tmp_path: Path) -> None:
+    """The finished reply waits for a frame of the main screen, which draws none while covered."""
+    with LoopbackLLM(tokens_per_second=200) as paced:
+        home = tmp_path / "home"
+        write_config(home, paced)
+        paced.push(Reply(text="A reply that streams for a while. " * 40, chunk_chars=4))
+        app = make_app(home)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            await send(pilot, "hello")
+            await pilot.press("f7")  # about 2 s of reply still to come
+            await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+            assert app.busy
+            await wait_until(pilot, lambda: not app.busy, timeout=10)
+            assert isinstance(app.screen, SessionsScreen)
+            assert app.agent.messages[-1]["content"] == "A reply that streams for a while. " * 40
         close_app(app)
 
 
