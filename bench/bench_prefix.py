@@ -256,7 +256,13 @@ def main() -> None:
               f"- wall time median {startup['wall_median_s']:.3f} s (min {startup['wall_min_s']:.3f} s; target < 0.7 s)",
               f"- of which starting Python and `import openai` alone (a bare `python -c`, median of 7): {startup['sdk_import_s']:.3f} s",
               f"- everything else (our imports and code, the request, the store): {ours:.3f} s",
-              f"- last streamed byte → process exit, median {startup['last_byte_to_exit_median_ms']:.0f} ms"]
+              f"- last streamed byte → process exit, median {startup['last_byte_to_exit_median_ms']:.0f} ms", "",
+              f"Reading: {'met' if startup['wall_median_s'] < 0.7 else 'not met'}. "
+              f"With the real `openai` SDK the floor is its import ({startup['sdk_import_s']:.2f} s here, "
+              f"{'above' if startup['sdk_import_s'] >= 0.7 else 'below'} the 0.7 s target on its own); what the project "
+              f"adds on top is {ours:.2f} s. The SDK is imported only when the first request is made, the store "
+              "is opened once, and the process exits without tearing down the interpreter once everything "
+              "is closed and flushed (that teardown alone took 0.15–0.25 s after the last byte)."]
     text = "\n".join(lines) + "\n"
     out = ROOT / "bench" / "results" / "prefix.md"
     out.write_text(text)
