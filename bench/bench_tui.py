@@ -152,16 +152,16 @@ def wait_for_screen(session: str, needle: str, timeout: float = 20.0) -> float:
     raise TimeoutError(f"{needle!r} not shown in tmux session {session} within {timeout}s")
 
 
-def launch(home: Path, session: str, *extra: str, bytecode_cache: bool = True) -> float:
+def launch(home: Path, session: str, *extra: str) -> float:
     """Seconds from starting ``hermes-tui`` to the footer and prompt being drawn.
 
-    ``bytecode_cache``: run with Python's default ``__pycache__`` (what a user has from the
-    second launch on). This machine sets ``PYTHONDONTWRITEBYTECODE=1``, which makes every launch
-    recompile the project's own modules from source; ``False`` measures that case too.
+    Run with Python's default bytecode cache, as a user's Python has it from the second launch
+    on: this machine sets ``PYTHONDONTWRITEBYTECODE=1``, under which the project's own modules
+    (an editable install, never compiled by pip) were recompiled from source on every launch.
     """
-    env = ["env", "-u", "PYTHONDONTWRITEBYTECODE"] if bytecode_cache else ["env", "PYTHONDONTWRITEBYTECODE=1"]
     started = time.perf_counter()
-    tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", *env, str(HERMES), "--home", str(home), *extra)
+    tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", "env", "-u", "PYTHONDONTWRITEBYTECODE",
+         str(HERMES), "--home", str(home), *extra)
     return wait_for_screen(session, "palette") - started
 
 
@@ -169,13 +169,13 @@ def stop(session: str) -> None:
     subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
 
-def launch_times(home: Path, runs: int = 5, bytecode_cache: bool = True) -> list[float]:
+def launch_times(home: Path, runs: int = 5) -> list[float]:
     """``runs`` launches; an idle session keeps the tmux server up, so its start is not timed."""
     tmux("new-session", "-d", "-s", "bench-keep", "sleep", "600")
     times = []
     try:
         for n in range(runs):
-            times.append(launch(home, f"bench{n}", bytecode_cache=bytecode_cache))
+            times.append(launch(home, f"bench{n}"))
             stop(f"bench{n}")
             time.sleep(0.3)
     finally:
@@ -235,10 +235,8 @@ def main() -> None:
         launch_times(empty, runs=1)  # warm the file cache and write the bytecode cache
         empty_times = launch_times(empty)
         big_times = launch_times(synthetic)
-        uncached = launch_times(empty, bytecode_cache=False)
         print(f"launch empty  ms: {[round(t * 1000) for t in empty_times]}")
         print(f"launch 10k    ms: {[round(t * 1000) for t in big_times]}")
-        print(f"launch empty, no bytecode cache ms: {[round(t * 1000) for t in uncached]}")
         if "--launch-only" in sys.argv:
             return
 
