@@ -79,21 +79,23 @@ async def test_a_long_streamed_reply_ends_on_screen(tmp_path: Path) -> None:
 
 
 async def test_a_reply_finishing_under_another_screen_still_finishes(tmp_path: Path) -> None:
-    """The finished reply waits for a frame of the main screen, which draws none while covered."""
+    """The finished reply waits for a frame of the main screen, which may be covered meanwhile."""
+    reply = "A reply that streams for a while. " * 80  # about 3.5 s at 200 tokens/s
     with LoopbackLLM(tokens_per_second=200) as paced:
         home = tmp_path / "home"
         write_config(home, paced)
-        paced.push(Reply(text="A reply that streams for a while. " * 40, chunk_chars=4))
+        paced.push(Reply(text=reply, chunk_chars=4))
         app = make_app(home)
         async with app.run_test(size=SIZE) as pilot:
             await ready(pilot)
             await send(pilot, "hello")
-            await pilot.press("f7")  # about 2 s of reply still to come
+            await wait_until(pilot, lambda: app.bridge.reply is not None)
+            await pilot.press("f7")
             await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
-            assert app.busy
-            await wait_until(pilot, lambda: not app.busy, timeout=10)
+            assert app.busy, "the reply ended before the sessions screen covered it"
+            await wait_until(pilot, lambda: not app.busy, timeout=20)
             assert isinstance(app.screen, SessionsScreen)
-            assert app.agent.messages[-1]["content"] == "A reply that streams for a while. " * 40
+            assert app.agent.messages[-1]["content"] == reply
         close_app(app)
 
 
