@@ -27,9 +27,11 @@ def pinned_time_and_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def thaw_frozen_objects() -> Iterator[None]:
-    """The app freezes its start-up heap (``gc.freeze``); a test's app must not outlive it."""
+    """The app freezes its start-up heap (``gc.freeze``) and pauses collections during a turn;
+    neither may outlive a test's app."""
     yield
     gc.unfreeze()
+    gc.enable()
 
 
 @pytest.fixture(autouse=True)

@@ -93,7 +93,9 @@ async def test_a_reply_finishing_under_another_screen_still_finishes(tmp_path: P
             await pilot.press("f7")
             await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
             assert app.busy, "the reply ended before the sessions screen covered it"
+            assert not gc.isenabled()  # no collection pauses while a reply streams
             await wait_until(pilot, lambda: not app.busy, timeout=20)
+            assert gc.isenabled()
             assert isinstance(app.screen, SessionsScreen)
             assert app.agent.messages[-1]["content"] == reply
         close_app(app)
