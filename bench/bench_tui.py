@@ -28,7 +28,7 @@ from bench.synthetic_home import cached_home  # noqa: E402
 from engine.events import TextDelta  # noqa: E402
 from engine.store import SessionDB  # noqa: E402
 from hermes_tui.loopback_llm import LoopbackLLM, Reply  # noqa: E402
-from tests.tui.helpers import close_app, make_app, ready, screen_text, wait_until, write_config  # noqa: E402
+from tests.tui.helpers import close_app, make_app, ready, screen_text, settle, write_config  # noqa: E402
 
 HERMES = ROOT / ".venv" / "bin" / "hermes-tui"
 TOKENS = 4_000
@@ -126,6 +126,7 @@ async def _stream_into_app(home: Path, reply: str) -> dict:
             await asyncio.sleep(0.01)
         widget = app.main.chat.last_assistant()
         assert widget is not None
+        await settle(pilot)  # the reply is tidied up after its last frame; check the screen once settled
         result = {
             "stream_seconds": round(last_delta[0] - started, 2),
             "lag_ms": round((shown_at[0] - last_delta[0]) * 1000, 1),
