@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.synthetic_home import cached_home  # noqa: E402
 from engine.store import SessionDB  # noqa: E402
+from engine.store.connection import WAL_AUTOCHECKPOINT_PAGES  # noqa: E402
 from hermes_tui.cli import main  # noqa: E402
 
 REPEAT = 7
@@ -152,7 +153,7 @@ def bench_append_tails(db: SessionDB) -> list[str]:
     # grows to ~2 GB here, so it is checkpointed and truncated right after.
     db._conn.execute("PRAGMA wal_autocheckpoint=0")
     unchecked = bench_append_tail(db, "GC frozen, checkpoints off (diagnostic)")
-    db._conn.execute("PRAGMA wal_autocheckpoint=1000")
+    db._conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
     db._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     gc.unfreeze()
     return [frozen, gc_on, unchecked]
