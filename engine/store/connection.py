@@ -24,8 +24,6 @@ RETRY_SLEEP_RANGE = (0.020, 0.150)
 BUSY_TIMEOUT_S = 2.0
 # Errors meaning "this filesystem cannot do WAL" (NFS, SMB, some FUSE mounts).
 WAL_UNSUPPORTED = ("locking protocol", "not authorized")
-# Pages of WAL before a checkpoint; one appended message writes ~22 (see ``connect``).
-WAL_AUTOCHECKPOINT_PAGES = 32
 
 
 def check_readable(path: Path) -> None:
@@ -114,10 +112,6 @@ def connect(path: Path) -> tuple[sqlite3.Connection, str]:
         mode = choose_journal_mode(conn)
         if mode == "wal":
             conn.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; the WAL norm
-            # Checkpoint after every append or two instead of every ~45 (SQLite's 1,000 pages):
-            # each checkpoint's fsync is then small, so no append waits behind a big one, and a
-            # power loss can take at most the last append or two. Costs ~1.3 ms per append here.
-            conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
         conn.execute("PRAGMA foreign_keys=ON")  # upstream declares ON DELETE CASCADE on usage rows
     except sqlite3.Error as exc:
         conn.close()
