@@ -119,7 +119,7 @@ class EventBridge:
         if self.reply is not None:
             reply, self.reply = self.reply, None
             await reply.finish(cancelled=cancelled)
-            self.screen.chat.remove_class("-tailing")
+            self.screen.chat.stream_ended()
             if not reply.entry.text and not cancelled:
                 await reply.remove()
                 self.screen.chat.entries.remove(reply.entry)

@@ -96,6 +96,10 @@ class ChatLog(VerticalScroll, can_focus=True):
         self.set_class(self.unseen, "-unseen")
         self.set_class(streaming and not self.unseen, "-tailing")
 
+    def stream_ended(self) -> None:
+        """A reply stopped streaming: the scrollbar comes back (see ``note_output``)."""
+        self.remove_class("-tailing")
+
     def jump_to_end(self) -> None:
         self.unseen = False
         self.remove_class("-unseen")

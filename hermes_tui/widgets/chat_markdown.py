@@ -65,6 +65,10 @@ class FrozenMarkdown(Widget):
     def source(self) -> str:
         return "".join(self._parts)
 
+    @property
+    def is_empty(self) -> bool:
+        return not self._parts
+
     def extend(self, markdown: str) -> None:
         """Append finished blocks (cut at a ``block_boundary``)."""
         self._parts.append(markdown)
@@ -79,9 +83,13 @@ class FrozenMarkdown(Widget):
         Rich puts a blank line between two blocks only when something was rendered before the
         second, so a later part is rendered after a one-line paragraph, which is then dropped.
         """
-        if not index:
-            return self._strips(self._parts[0], width)
+        if not self._follows_blocks(index):
+            return self._strips(self._parts[index], width)
         return self._strips(_JOIN + self._parts[index], width)[1:]
+
+    def _follows_blocks(self, index: int) -> bool:
+        """Whether part ``index`` comes after rendered blocks (so a blank line goes before it)."""
+        return index > 0
 
     def _strips(self, markdown: str, width: int) -> list[Strip]:
         visual = visualize(self, RichMarkdown(markdown, code_theme="monokai"))
@@ -105,9 +113,10 @@ class FrozenMarkdown(Widget):
 class MarkdownTail(FrozenMarkdown):
     """The end of a reply that is still streaming: replaced on every write, rendered lazily.
 
-    A write only swaps the text and asks for a layout; Rich renders the tail (a few hundred
-    characters, see ``FREEZE_CHARS``) once per screen refresh, however many writes came in
-    between — the batching a ``MarkdownStream`` does, without a widget per Markdown block.
+    A write only swaps the text and asks for a layout; Rich renders the tail (about
+    ``FREEZE_CHARS`` characters, more while a code block is open) once per screen refresh,
+    however many writes came in between — the batching a ``MarkdownStream`` does, without a
+    widget per Markdown block.
     """
 
     def __init__(self) -> None:
@@ -121,10 +130,8 @@ class MarkdownTail(FrozenMarkdown):
         self._lines = (None, [])
         self.refresh(layout=True)
 
-    def _render(self, index: int, width: int) -> list[Strip]:
-        if self._after_frozen:
-            return self._strips(_JOIN + self._parts[index], width)[1:]
-        return self._strips(self._parts[index], width)
+    def _follows_blocks(self, index: int) -> bool:
+        return self._after_frozen
 
 
 class AssistantMessage(Vertical):
@@ -179,7 +186,7 @@ class AssistantMessage(Vertical):
         if cut:
             head, self._tail_text = self._tail_text[:cut], self._tail_text[cut:]
             self._frozen.extend(head)
-        self._tail.replace(self._tail_text, after_frozen=bool(self._frozen.source))
+        self._tail.replace(self._tail_text, after_frozen=not self._frozen.is_empty)
 
     async def finish(self, *, cancelled: bool = False) -> None:
         """Freeze the tail; a cancelled reply keeps what was shown and says so."""

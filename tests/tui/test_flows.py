@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import gc
 import json
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import AsyncIterator
 
 import pytest
+from textual.pilot import Pilot
 
 from engine.memory import MemoryStore, PendingQueue
-from hermes_tui.screens.sessions import SessionsScreen
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
+from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_markdown import AssistantMessage
 from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, settle, type_text, wait_until, write_config
@@ -60,45 +63,46 @@ LONG_REPLY = "".join(
 ) + "End of the report."
 
 
-async def test_a_long_streamed_reply_ends_on_screen(tmp_path: Path) -> None:
-    """While a reply streams, heights inside it change between frames; when it ends, the view
-    must sit at its last line (a cached item height once cut the last lines off)."""
-    with LoopbackLLM(tokens_per_second=3000) as paced:
-        home = tmp_path / "home"
-        write_config(home, paced)
-        paced.push(Reply(text=LONG_REPLY, chunk_chars=4))
-        app = make_app(home)
-        async with app.run_test(size=SIZE) as pilot:
-            await ready(pilot)
-            await send(pilot, "write the report")
-            await wait_until(pilot, lambda: app.agent.session_id and not app.busy, timeout=30)
-            await settle(pilot)
-            assert "End of the report." in screen_text(app)
-            assert app.main.chat.scroll_y == app.main.chat.max_scroll_y
-        close_app(app)
-
-
-async def test_a_reply_finishing_under_another_screen_still_finishes(tmp_path: Path) -> None:
-    """The finished reply waits for a frame of the main screen, which may be covered meanwhile."""
-    reply = "A reply that streams for a while. " * 80  # about 3.5 s at 200 tokens/s
-    with LoopbackLLM(tokens_per_second=200) as paced:
+@asynccontextmanager
+async def paced_reply(tmp_path: Path, reply: str, tokens_per_second: float, prompt: str) -> AsyncIterator[Pilot]:
+    """The app with ``prompt`` sent and ``reply`` streaming from a model paced like a real one."""
+    with LoopbackLLM(tokens_per_second=tokens_per_second) as paced:
         home = tmp_path / "home"
         write_config(home, paced)
         paced.push(Reply(text=reply, chunk_chars=4))
         app = make_app(home)
         async with app.run_test(size=SIZE) as pilot:
             await ready(pilot)
-            await send(pilot, "hello")
-            await wait_until(pilot, lambda: app.bridge.reply is not None)
-            await pilot.press("f7")
-            await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
-            assert app.busy, "the reply ended before the sessions screen covered it"
-            assert not gc.isenabled()  # no collection pauses while a reply streams
-            await wait_until(pilot, lambda: not app.busy, timeout=20)
-            assert gc.isenabled()
-            assert isinstance(app.screen, SessionsScreen)
-            assert app.agent.messages[-1]["content"] == reply
+            await send(pilot, prompt)
+            yield pilot
         close_app(app)
+
+
+async def test_a_long_streamed_reply_ends_on_screen(tmp_path: Path) -> None:
+    """While a reply streams, heights inside it change between frames; when it ends, the view
+    must sit at its last line (a cached item height once cut the last lines off)."""
+    async with paced_reply(tmp_path, LONG_REPLY, 3000, "write the report") as pilot:
+        app = pilot.app
+        await wait_until(pilot, lambda: app.agent.session_id and not app.busy, timeout=30)
+        await settle(pilot)
+        assert "End of the report." in screen_text(app)
+        assert app.main.chat.scroll_y == app.main.chat.max_scroll_y
+
+
+async def test_a_reply_finishing_under_another_screen_still_finishes(tmp_path: Path) -> None:
+    """The finished reply waits for a frame of the main screen, which may be covered meanwhile."""
+    reply = "A reply that streams for a while. " * 80  # about 3.5 s at 200 tokens/s
+    async with paced_reply(tmp_path, reply, 200, "hello") as pilot:
+        app = pilot.app
+        await wait_until(pilot, lambda: app.bridge.reply is not None)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        assert app.busy, "the reply ended before the sessions screen covered it"
+        assert not gc.isenabled()  # no collection pauses while a reply streams
+        await wait_until(pilot, lambda: not app.busy, timeout=20)
+        assert gc.isenabled()
+        assert isinstance(app.screen, SessionsScreen)
+        assert app.agent.messages[-1]["content"] == reply
 
 
 async def test_start_up_heap_is_frozen_once_the_screen_is_up(home: Path) -> None:
