@@ -4,20 +4,30 @@ The record format is upstream Hermes's, byte for byte in shape, so records stage
 listed and applied here and ours by Hermes. Approval *replays* the write through the store, so
 the scanner and limits are checked again against today's files; a replay that fails keeps the
 record and says why.
+
+Several processes may decide the same record (two TUIs, the CLI), so deciding is a claim: the
+decider renames ``<id>.json`` to ``.<id>.json.claim-<pid>-<hex>`` in the same folder, which
+``os.rename`` lets exactly one process do (the others are told it is gone), and only the claimant
+applies or deletes it. A claim not carried through (a refused or failed replay, an unreadable
+record) goes back to ``<id>.json``; one whose process died is put back by ``list()`` once it is
+``STALE_CLAIM_S`` old. Going back never overwrites a record filed under that id meanwhile. A file
+whose name is not the id it holds is refused, since approve and reject act on the name.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from engine import clock
 from engine.atomic import atomic_write_text
-from engine.errors import BadInputError, NotFoundError
+from engine.errors import BadInputError, NotFoundError, RefusedError
 from engine.memory.store import TARGETS, MemoryStore
 
 ORIGINS = ("foreground", "background_review")
@@ -25,6 +35,8 @@ ACTIONS = ("add", "replace", "remove")
 ID_RE = re.compile(r"^[0-9a-f]{8}$")
 _VERBS = {"add": "add to", "replace": "replace in", "remove": "remove from"}
 SUMMARY_DETAIL = 120
+STALE_CLAIM_S = 300  # far beyond any live decision: a replay waits at most 10 s for the memory file lock
+CLAIM_RE = re.compile(r"^\.([0-9a-f]{8})\.json\.claim-\d+-[0-9a-f]+$")
 
 
 def summarize(payload: dict[str, Any]) -> str:
@@ -99,6 +111,40 @@ def replay(payload: dict[str, Any], store: MemoryStore) -> dict:
     return {"success": False, "error": f"Unknown staged action {action!r}."}
 
 
+def _dumps(record: PendingRecord) -> str:
+    return json.dumps(record.to_dict(), indent=2, ensure_ascii=False)
+
+
+def _decode(path: Path) -> PendingRecord:
+    return PendingRecord.from_dict(json.loads(path.read_text(encoding="utf-8-sig")))
+
+
+def _misnamed(found: str, filed_as: str) -> str:
+    """Why a record filed under another id is refused: deciding it would act on the wrong record."""
+    return f"it holds id {found!r}, not {filed_as!r}; delete or rename the file"
+
+
+def _move_no_clobber(src: Path, dst: Path) -> bool:
+    """Move ``src`` to ``dst`` unless ``dst`` exists (``os.rename`` would overwrite it): False then.
+
+    A hard link is the atomic way; where the filesystem has none, the check and the rename are two
+    steps. ``FileNotFoundError`` when ``src`` is gone.
+    """
+    try:
+        os.link(src, dst)
+    except FileExistsError:
+        return False
+    except FileNotFoundError:
+        raise
+    except OSError:  # no hard links on this filesystem
+        if dst.exists():
+            return False
+        os.rename(src, dst)
+        return True
+    os.unlink(src)
+    return True
+
+
 class PendingQueue:
     """The pending-approval folder of one home."""
 
@@ -110,66 +156,191 @@ class PendingQueue:
             raise NotFoundError(f"no pending memory write with id {record_id!r} (ids are 8 hex digits).")
         return self.folder / f"{record_id}.json"
 
+    def _not_found(self, record_id: str) -> NotFoundError:
+        return NotFoundError(f"no pending memory write with id {record_id!r} in {self.folder} "
+                             "(another process decided it, or it never existed).")
+
+    def _new_claim(self, record_id: str) -> Path:
+        return self.folder / f".{record_id}.json.claim-{os.getpid()}-{secrets.token_hex(4)}"
+
+    def _claims(self, record_id: str = "*") -> list[Path]:
+        """Claim files, of one id or all; other hidden files (temp files) are not claims."""
+        return [p for p in sorted(self.folder.glob(f".{record_id}.json.claim-*")) if CLAIM_RE.match(p.name)]
+
+    def _taken(self, record_id: str) -> bool:
+        """A record of that id exists, filed or being decided."""
+        return self._path(record_id).exists() or bool(self._claims(record_id))
+
     def stage(self, payload: dict, *, origin: str) -> PendingRecord:
         if origin not in ORIGINS:
             raise BadInputError(f"origin {origin!r} is not one of {', '.join(ORIGINS)}.")
         clean = {k: payload[k] for k in ("action", "target", "content", "old_text") if payload.get(k) is not None}
         self.folder.mkdir(parents=True, exist_ok=True)
         record_id = secrets.token_hex(4)
-        while (self.folder / f"{record_id}.json").exists():
+        while self._taken(record_id):
             record_id = secrets.token_hex(4)
         record = PendingRecord.from_dict(
             {"id": record_id, "action": clean.get("action"), "summary": summarize(clean), "origin": origin,
              "created_at": clock.now(), "payload": clean}
         )
-        atomic_write_text(self._path(record_id), json.dumps(record.to_dict(), indent=2, ensure_ascii=False))
+        atomic_write_text(self._path(record_id), _dumps(record))
         return record
 
+    def restore(self, record: PendingRecord) -> None:
+        """File a decided record again, as ``stage`` wrote it (the UI's undo of a reject).
+
+        Refused when a record of that id exists, filed or being decided. It is written as a claim
+        and then put back, so no one decides it half-written, and a crash leaves a claim that
+        ``list()`` later files.
+        """
+        if self._taken(record.id):
+            raise self._exists(record.id)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        claim = self._new_claim(record.id)
+        atomic_write_text(claim, _dumps(record))
+        if not self._release(claim, record.id):
+            claim.unlink()
+            raise self._exists(record.id)
+
+    def _exists(self, record_id: str) -> RefusedError:
+        return RefusedError(f"pending memory write {record_id!r} already exists in {self.folder}; "
+                            "restoring it would overwrite that record.")
+
     def list(self) -> tuple[list[PendingRecord], list[str]]:
-        """Records oldest first, and one warning per file skipped as unreadable."""
+        """Records oldest first, and one warning per file skipped; stale claims are put back first."""
         records: list[PendingRecord] = []
-        warnings: list[str] = []
         if not self.folder.is_dir():
-            return records, warnings
+            return records, []
+        warnings = self._recover_stale_claims()
         for path in sorted(self.folder.glob("*.json")):
             try:
-                records.append(PendingRecord.from_dict(json.loads(path.read_text(encoding="utf-8-sig"))))
+                record = _decode(path)
+            except FileNotFoundError:
+                continue  # claimed by a decider since the glob
             except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError is a ValueError
                 warnings.append(f"skipped {path}: {exc}")
+                continue
+            if record.id == path.stem:
+                records.append(record)
+            else:
+                warnings.append(f"skipped {path}: {_misnamed(record.id, path.stem)}")
         records.sort(key=lambda r: (r.created_at, r.id))
         return records, warnings
+
+    def _recover_stale_claims(self) -> list[str]:
+        """File again the records whose decider died mid-decision; a warning per one that cannot be."""
+        cutoff = time.time() - STALE_CLAIM_S  # file ages are wall-clock, whatever the engine clock says
+        warnings = []
+        for claim in self._claims():
+            record_id = claim.name[1:9]  # .<8 hex>.json.claim-…
+            try:
+                kept = self._recover(claim, record_id) if claim.stat().st_mtime <= cutoff else None
+            except FileNotFoundError:
+                continue  # its decider finished, or another listing put it back
+            if kept:
+                warnings.append(f"kept {kept}: a decision on {record_id!r} stopped part way, but "
+                                f"{self._path(record_id)} exists too; delete whichever is the duplicate")
+        return warnings
+
+    def _recover(self, stale: Path, record_id: str) -> Path | None:
+        """Take over a stale claim (one taker wins, as for any claim) and put its record back.
+
+        Returns the claim file kept when a record already holds ``<id>.json``.
+        """
+        if self._path(record_id).exists():
+            return stale
+        mine = self._new_claim(record_id)
+        os.rename(stale, mine)
+        return None if self._release(mine, record_id) else mine
 
     def count(self) -> int:
         return len(self.list()[0])
 
     def get(self, record_id: str) -> PendingRecord:
-        path = self._path(record_id)
-        try:
-            return PendingRecord.from_dict(json.loads(path.read_text(encoding="utf-8-sig")))
-        except FileNotFoundError:
-            raise NotFoundError(f"no pending memory write with id {record_id!r} in {self.folder}.") from None
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise BadInputError(f"{path}: unreadable pending record ({exc}).") from exc
+        return self._read(self._path(record_id), record_id)
 
-    def approve(self, record_id: str, store: MemoryStore) -> dict:
-        """Replay the write; on success the record is deleted, on failure it is kept."""
-        record = self.get(record_id)
-        result = {**replay(record.payload, store), "pending_id": record.id}
-        if result.get("success"):
-            self._path(record.id).unlink(missing_ok=True)
+    def _read(self, path: Path, record_id: str) -> PendingRecord:
+        """The record filed as ``record_id``, read from ``path`` (its file or its claim).
+
+        ``BadInputError`` names the record file when it is unreadable or holds another id.
+        """
+        filed = self._path(record_id)
+        try:
+            record = _decode(path)
+        except FileNotFoundError:
+            raise self._not_found(record_id) from None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise BadInputError(f"{filed}: unreadable pending record ({exc}).") from exc
+        if record.id != record_id:
+            raise BadInputError(f"{filed}: {_misnamed(record.id, record_id)}.")
+        return record
+
+    def _claim(self, record_id: str) -> tuple[Path, PendingRecord]:
+        """Take the record for this process alone and read it; one that cannot be read goes back."""
+        path, claim = self._path(record_id), self._new_claim(record_id)
+        try:
+            os.utime(path)  # a claim's age is its mtime, and the rename keeps the record's, maybe old, one
+            os.rename(path, claim)
+        except FileNotFoundError:
+            raise self._not_found(record_id) from None
+        try:
+            return claim, self._read(claim, record_id)
+        except BaseException:
+            self._release(claim, record_id)
+            raise
+
+    def _release(self, claim: Path, record_id: str) -> bool:
+        """Put a claimed record back as ``<id>.json``; False, the claim kept, if a record holds that name."""
+        try:
+            return _move_no_clobber(claim, self._path(record_id))
+        except FileNotFoundError:  # a listing took the claim for stale and filed the record already
+            return True
+
+    def _claim_each(self) -> Iterator[tuple[Path, PendingRecord]]:
+        """Claim the listed records one at a time, skipping those taken or spoiled since the listing."""
+        for listed in self.list()[0]:
+            try:
+                claimed = self._claim(listed.id)
+            except (NotFoundError, BadInputError):
+                continue  # decided by another process, or now unreadable (the next listing warns)
+            yield claimed
+
+    def _apply(self, claim: Path, record: PendingRecord, store: MemoryStore) -> dict:
+        """Replay a claimed record: deleted when the store took it, put back otherwise."""
+        applied = False
+        try:
+            result = {**replay(record.payload, store), "pending_id": record.id}
+            applied = bool(result.get("success"))
+        finally:
+            if applied:
+                claim.unlink(missing_ok=True)  # missing only if a listing thought this decision stale
+            else:
+                self._release(claim, record.id)
         return result
 
+    def approve(self, record_id: str, store: MemoryStore) -> dict:
+        """Replay the write; the store's result, every key kept, plus ``pending_id``.
+
+        On success the record is deleted, on failure it is kept. ``NotFoundError`` when another
+        process is deciding or has decided it; ``BadInputError``, nothing applied, when the file is
+        unreadable or holds another id.
+        """
+        return self._apply(*self._claim(record_id), store)
+
     def reject(self, record_id: str) -> None:
-        self.get(record_id)  # NotFoundError for unknown ids, before anything is deleted
-        self._path(record_id).unlink(missing_ok=True)
+        """Delete the record, under a claim so that a write approved elsewhere is not also rejected."""
+        claim, _record = self._claim(record_id)
+        claim.unlink()
 
     def approve_all(self, store: MemoryStore) -> list[dict]:
-        """One result per record, oldest first; failed replays keep their records."""
-        return [self.approve(record.id, store) for record in self.list()[0]]
+        """One result per record, oldest first; failed replays keep their records, and records
+        another process took meanwhile are skipped."""
+        return [self._apply(claim, record, store) for claim, record in self._claim_each()]
 
     def reject_all(self) -> int:
-        """Delete every readable record (unreadable files are left for the user); the count."""
-        records = self.list()[0]
-        for record in records:
-            self._path(record.id).unlink(missing_ok=True)
-        return len(records)
+        """Delete every readable record (unreadable files are left for the user); the count deleted here."""
+        count = 0
+        for claim, _record in self._claim_each():
+            claim.unlink()
+            count += 1
+        return count
