@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -27,6 +27,7 @@ from engine.events import (
     Recap,
     SessionSwitched,
     TextDelta,
+    TitleChanged,
     ToolCallFinished,
     ToolCallStarted,
     TurnDone,
@@ -41,7 +42,7 @@ from engine.providers import ChatRequest, Provider, StreamDone, context_window, 
 from engine.providers import TextDelta as ProviderText
 from engine.recall import MemoryManager, make_memory_manager
 from engine.review import BackgroundReviewer
-from engine.scrub import StreamingContextScrubber, sanitize_context
+from engine.scrub import StreamingContextScrubber, sanitize_arguments, sanitize_context
 from engine.search import make_search_tool
 from engine.security.redact import make_redactor
 from engine.session_log import SessionLogSnapshot, write_session_log
@@ -184,12 +185,17 @@ class Agent:
         return entry in self.system_prompt
 
     def _build_prompt(self) -> str:
-        """A new snapshot: memory re-read from disk. Only new sessions, compression and model changes."""
+        """A new snapshot: memory re-read from disk. Only new sessions, compression and model changes.
+
+        A memory file the snapshot could not carry whole is reported at the next turn.
+        """
+        snapshot = self.memory.load_snapshot()
+        self._warnings.extend(snapshot.warnings)
         return build_system_prompt(
             PromptInputs(
                 home=self.config.home,
                 cwd=self.cwd,
-                snapshot=self.memory.load_snapshot(),
+                snapshot=snapshot,
                 model=str(self.model_cfg.get("name")),
                 provider=str(self.model_cfg.get("provider")),
                 source=self.source,
@@ -299,7 +305,10 @@ class Agent:
             reply = sanitize_context(result.text)
             finish = result.finish_reason
             cancelled = result.finish_reason == "cancelled"
-            calls = [] if cancelled else result.tool_calls
+            # Recall the model copied into arguments is dropped before the call runs or is stored.
+            calls = [] if cancelled else [
+                replace(call, arguments=sanitize_arguments(call.arguments)) for call in result.tool_calls
+            ]
             message: dict = {"role": "assistant", "content": reply, "timestamp": clock.now()}
             if calls:
                 message["tool_calls"] = [
@@ -330,12 +339,21 @@ class Agent:
         """Background and housekeeping work once the reply is complete; none of it can fail the turn."""
         session_id = self.session_id or ""
         self.recall.sync_turn(user_text, reply)
-        self.titles.maybe_generate_title(session_id, self.messages, on_event)
+        self.titles.maybe_generate_title(session_id, self.messages, self._learning_titles(on_event))
         turns = sum(1 for m in self.messages if m.get("role") == "user")
         self.reviewer.maybe_review(session_id, self.messages, turns, on_event)
         if should_compress(self.last_prompt_tokens, self.messages, self.tools.schemas, self.system_prompt, self.compression):
             self._compress(None, on_event)
         self._drain_warnings(on_event)
+
+    def _learning_titles(self, on_event: OnEvent) -> OnEvent:
+        """``on_event`` that also keeps ``self.title`` in step with a title made in the background."""
+        def forward(event: EngineEvent) -> None:
+            if isinstance(event, TitleChanged) and event.session_id == self.session_id:
+                self.title = event.title
+            on_event(event)
+
+        return forward
 
     def _stream(self, request: ChatRequest, on_event: OnEvent, cancel: threading.Event | None):
         assert self.provider is not None

@@ -10,11 +10,17 @@ text and ``StreamingContextScrubber`` does the same across stream chunks, so the
 * tags match case-insensitively; the block runs to the first closing tag, which may be anywhere;
 * an unterminated block is dropped to the end of the text (leaking recall is worse than a
   truncated reply).
+
+``sanitize_arguments`` cleans the model's tool-call arguments with a stricter rule, because what
+they carry is stored (a memory write reaches every later system prompt): a block, an
+unterminated opening tag and a lone closing tag are removed wherever they stand in a string.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 RECALL_FENCE_OPEN = "<memory-context>"
 RECALL_FENCE_CLOSE = "</memory-context>"
@@ -43,6 +49,10 @@ _ANY_TAG_RE = re.compile(r"</?memory-context>", re.IGNORECASE)
 # "(?<![^\n])" = at the start or after a newline; a fixed-width lookbehind keeps the scan fast.
 _BLOCK_RE = re.compile(r"(?<![^\n])([ ]*)<memory-context>.*?(?:</memory-context>|\Z)", re.IGNORECASE | re.DOTALL)
 _OPEN_LEN = len(RECALL_FENCE_OPEN)
+# Tool arguments: no boundary rule, a block runs to its closing tag or the end of the string.
+_ARGUMENT_FENCE_RE = re.compile(
+    r"<memory-context>.*?(?:</memory-context>|\Z)|</memory-context>", re.IGNORECASE | re.DOTALL
+)
 
 
 def sanitize_context(text: str) -> str:
@@ -50,6 +60,39 @@ def sanitize_context(text: str) -> str:
     if "<" not in text:
         return text
     return _BLOCK_RE.sub(r"\1", text)
+
+
+def sanitize_arguments(arguments: str) -> str:
+    """Tool-call ``arguments`` (JSON text) with fenced recall removed from every string value.
+
+    The exact input comes back when nothing was removed, so replayed requests stay byte-identical;
+    otherwise the cleaned value is re-encoded. Text that is not JSON is stripped as it stands.
+    """
+    try:
+        value = json.loads(arguments)
+        cleaned = _strip_strings(value)
+    except (ValueError, RecursionError):  # not JSON (JSONDecodeError is a ValueError), or nested too deep
+        return _strip_fences(arguments)
+    return arguments if cleaned is value else json.dumps(cleaned, ensure_ascii=False)
+
+
+def _strip_fences(text: str) -> str:
+    """``text`` without any fence block or stray tag; the same object when it held none."""
+    stripped, count = _ARGUMENT_FENCE_RE.subn("", text)
+    return stripped if count else text
+
+
+def _strip_strings(value: Any) -> Any:
+    """``value`` with every string in it stripped; the same object when none held a fence."""
+    if isinstance(value, str):
+        return _strip_fences(value)
+    if isinstance(value, list):
+        items = [_strip_strings(item) for item in value]
+        return items if any(new is not old for new, old in zip(items, value)) else value
+    if isinstance(value, dict):
+        fields = {key: _strip_strings(item) for key, item in value.items()}
+        return fields if any(fields[key] is not item for key, item in value.items()) else value
+    return value
 
 
 def build_recall_fence(text: str) -> str:

@@ -3,7 +3,14 @@
 Two views on purpose (DESIGN.md invariant 1): ``load_snapshot()`` renders the system-prompt
 blocks once, frozen for the session so the cached prompt prefix stays byte-identical, while
 ``add``/``replace``/``remove`` write to disk at once and reach the prompt next session.
-Results are the upstream Hermes tool shapes, so the model sees what it was trained against.
+Results are the upstream Hermes tool shapes, so the model sees what it was trained against; a
+write that changed an entry also carries a ``"change"`` dict (read under the file lock, so it is
+exact), which ``undo`` reverses through the same write path.
+
+Limits are enforced on writes, but a hand-edited file can hold anything, so the snapshot guards
+the prompt as well: an entry over ``MAX_ENTRY_CHARS`` or failing the threat scan enters as a
+``[BLOCKED: …]`` marker, and entries enter in file order only while the block fits the limit.
+Loading never changes the file; ``prompt_view`` says what was left out and why.
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
 HEADERS = {"memory": "MEMORY (your personal notes)", "user": "USER PROFILE (who the user is)"}
 RULE = "═" * 46
 PREVIEW = 80
+MAX_ENTRY_CHARS = 65_536
+FIX_HINT = "hermes-tui memory remove, or edit the file"
+_UNDO_TEXTS = {"add": ("after",), "replace": ("before", "after"), "remove": ("before",)}
 
 
 @dataclass(frozen=True)
@@ -49,18 +59,80 @@ def render_block(target: str, entries: list[str] | tuple[str, ...], limit: int) 
     return f"{RULE}\n{HEADERS[target]} [{usage.text}]\n{RULE}\n{files.serialize(list(entries))}"
 
 
-def _prompt_safe(entries: list[str], file_name: str) -> list[str]:
-    """Entries for the prompt: a poisoned hand edit is replaced by a marker, never injected."""
-    safe = []
-    for entry in entries:
-        hits = scan(entry)
-        safe.append(
+def _prompt_safe(entry: str, file_name: str) -> str:
+    """The entry as the prompt may carry it: an oversized or poisoned hand edit becomes a marker.
+
+    Length is checked first, so a huge entry is never run through the scanner.
+    """
+    if len(entry) > MAX_ENTRY_CHARS:
+        return (
+            f"[BLOCKED: {file_name} entry of {len(entry):,} chars exceeds the {MAX_ENTRY_CHARS:,}-char entry "
+            "limit. Removed from the system prompt; shorten it in the file or remove it with "
+            "`hermes-tui memory remove`.]"
+        )
+    hits = scan(entry)
+    if hits:
+        return (
             f"[BLOCKED: {file_name} entry contained threat pattern(s): {describe(hits)}. "
             "Removed from the system prompt; remove the original with `hermes-tui memory remove`.]"
-            if hits
-            else entry
         )
-    return safe
+    return entry
+
+
+@dataclass(frozen=True)
+class PromptView:
+    """What of one memory file enters the system prompt, and (``warning``) what did not and why."""
+
+    entries: tuple[str, ...]
+    warning: str | None = None
+
+
+def build_prompt_view(target: str, entries: list[str], limit: int) -> PromptView:
+    """Prompt-safe entries in file order while the serialized block stays within ``limit``.
+
+    An entry costs the room of its marker or itself, whichever is smaller, so a file within its
+    limit always enters whole and its prompt bytes stay what they always were. Entries after the
+    first that does not fit are neither scanned nor shown.
+    """
+    file_name = FILE_NAMES[target]
+    shown: list[str] = []
+    room = 0
+    for entry in entries:
+        safe = _prompt_safe(entry, file_name)
+        cost = min(len(entry), len(safe)) + (len(files.SEPARATOR) if shown else 0)
+        if room + cost > limit:
+            break
+        shown.append(safe)
+        room += cost
+    return PromptView(tuple(shown), _view_warning(file_name, entries, shown, limit))
+
+
+def _view_warning(file_name: str, entries: list[str], shown: list[str], limit: int) -> str | None:
+    """One sentence for the user when the prompt does not carry the file as it is; else ``None``."""
+    if len(shown) < len(entries):
+        held = Usage.of(entries, limit).chars
+        part = (
+            f"only the first {len(shown):,} of {len(entries):,} entries ({len(files.serialize(shown)):,} chars) enter"
+            if shown
+            else "none of its entries enter"
+        )
+        return (
+            f"{file_name} holds {held:,} chars, over its {limit:,}-char limit: {part} the system prompt; "
+            f"trim it ({FIX_HINT})."
+        )
+    oversized = [len(entry) for entry in entries if len(entry) > MAX_ENTRY_CHARS]
+    if len(oversized) == 1:
+        return (
+            f"{file_name} has an entry of {oversized[0]:,} chars, over the {MAX_ENTRY_CHARS:,}-char entry limit: "
+            f"a [BLOCKED] marker stands in for it in the system prompt; shorten or remove it ({FIX_HINT})."
+        )
+    if oversized:
+        return (
+            f"{file_name} has {len(oversized)} entries over the {MAX_ENTRY_CHARS:,}-char entry limit (the longest "
+            f"{max(oversized):,} chars): [BLOCKED] markers stand in for them in the system prompt; shorten or "
+            f"remove them ({FIX_HINT})."
+        )
+    return None
 
 
 @dataclass(frozen=True)
@@ -71,6 +143,7 @@ class MemorySnapshot:
     user_entries: tuple[str, ...]
     memory_block: str
     user_block: str
+    warnings: tuple[str, ...] = ()  # one sentence per file the blocks do not carry as it is
 
     def block(self, target: str) -> str:
         _check_target(target)
@@ -140,13 +213,20 @@ class MemoryStore:
     def usage(self, target: str) -> Usage:
         return Usage.of(self.entries(target), self.limits[target])
 
+    def prompt_view(self, target: str) -> PromptView:
+        """What of the file on disk a new session's prompt would carry (for the UI's warning)."""
+        return build_prompt_view(target, self.entries(target), self.limits[target])
+
     def load_snapshot(self) -> MemorySnapshot:
         memory, user = self.entries("memory"), self.entries("user")
+        views = {"memory": build_prompt_view("memory", memory, self.limits["memory"]),
+                 "user": build_prompt_view("user", user, self.limits["user"])}
         return MemorySnapshot(
             memory_entries=tuple(memory),
             user_entries=tuple(user),
-            memory_block=render_block("memory", _prompt_safe(memory, FILE_NAMES["memory"]), self.limits["memory"]),
-            user_block=render_block("user", _prompt_safe(user, FILE_NAMES["user"]), self.limits["user"]),
+            memory_block=render_block("memory", views["memory"].entries, self.limits["memory"]),
+            user_block=render_block("user", views["user"].entries, self.limits["user"]),
+            warnings=tuple(view.warning for view in views.values() if view.warning),
         )
 
     # ── writing ──────────────────────────────────────────────────────────────────────────────
@@ -156,24 +236,7 @@ class MemoryStore:
         text, problem = clean_content(content, "content")
         if problem or (problem := threat_error(text)):
             return problem
-        limit = self.limits[target]
-
-        def change(entries: list[str]) -> tuple[list[str] | None, dict]:
-            if text in entries:
-                return None, self._success(target, entries, "Entry already exists (no duplicate added).")
-            new = entries + [text]
-            if len(files.serialize(new)) > limit:
-                current = Usage.of(entries, limit).chars
-                return None, _error(
-                    f"Memory at {current:,}/{limit:,} chars. Adding this entry ({len(text):,} chars) would exceed "
-                    "the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter ones or "
-                    "'remove' stale or less important entries (see current_entries), then retry.",
-                    current_entries=entries,
-                    usage=f"{current:,}/{limit:,}",
-                )
-            return new, self._success(target, new, "Entry added.")
-
-        return files.update_entries(self.path(target), change)
+        return files.update_entries(self.path(target), lambda entries: self._append(target, entries, text))
 
     def replace(self, target: str, old_text: str, content: str) -> dict:
         if target not in TARGETS:
@@ -184,25 +247,12 @@ class MemoryStore:
         text, problem = clean_content(content, "content")
         if problem or (problem := threat_error(text)):
             return problem
-        limit = self.limits[target]
 
         def change(entries: list[str]) -> tuple[list[str] | None, dict]:
             index, problem = _find_one(entries, old, "replace")
             if problem:
                 return None, problem
-            new = list(entries)
-            new[index] = text
-            new = list(dict.fromkeys(new))
-            total = len(files.serialize(new))
-            if total > limit:
-                current = Usage.of(entries, limit).chars
-                return None, _error(
-                    f"Replacement would put memory at {total:,}/{limit:,} chars. Shorten the new content, or "
-                    "'remove' other stale entries to make room (see current_entries), then retry.",
-                    current_entries=entries,
-                    usage=f"{current:,}/{limit:,}",
-                )
-            return new, self._success(target, new, "Entry replaced.")
+            return self._put(target, entries, index, text, "Entry replaced.")
 
         return files.update_entries(self.path(target), change)
 
@@ -217,10 +267,90 @@ class MemoryStore:
             index, problem = _find_one(entries, old, "remove")
             if problem:
                 return None, problem
-            new = entries[:index] + entries[index + 1 :]
-            return new, self._success(target, new, "Entry removed.")
+            return self._drop(target, entries, index, "Entry removed.")
 
         return files.update_entries(self.path(target), change)
+
+    def undo(self, change: dict) -> dict:
+        """Reverse one ``change`` of a write result; scanner, limits and duplicates apply as to any write.
+
+        The entry a change wrote is found by exact equality, so an entry edited since is never
+        mistaken for it: the undo then fails and writes nothing.
+        """
+        problem = _undo_problem(change)
+        if problem:
+            return _error(problem)
+        action, target = change["action"], change["target"]
+        if action == "remove":
+            return self.add(target, change["before"])
+        return self._revert(target, action, change["after"], change["before"] if action == "replace" else None)
+
+    def _revert(self, target: str, action: str, after: str, before: str | None) -> dict:
+        """The entry exactly equal to ``after`` becomes ``before`` again (is removed when ``None``)."""
+        if before is not None:
+            before, problem = clean_content(before, "before")
+            if problem or (problem := threat_error(before)):
+                return problem
+
+        def edit(entries: list[str]) -> tuple[list[str] | None, dict]:
+            if after not in entries:
+                return None, _error(
+                    f"Cannot undo this {action}: the entry it wrote is no longer in memory ({FILE_NAMES[target]}); "
+                    "it was edited or removed since. Nothing was changed.",
+                    current_entries=entries,
+                )
+            index = entries.index(after)
+            if before is None:
+                return self._drop(target, entries, index, "Entry removed (add undone).")
+            return self._put(target, entries, index, before, "Entry restored (replace undone).")
+
+        return files.update_entries(self.path(target), edit)
+
+    # ── one write, inside the lock ───────────────────────────────────────────────────────────
+    def _append(self, target: str, entries: list[str], text: str) -> tuple[list[str] | None, dict]:
+        if text in entries:
+            return None, self._success(target, entries, "Entry already exists (no duplicate added).")
+        limit = self.limits[target]
+        new = entries + [text]
+        if len(files.serialize(new)) > limit:
+            current = Usage.of(entries, limit).chars
+            return None, _error(
+                f"Memory at {current:,}/{limit:,} chars. Adding this entry ({len(text):,} chars) would exceed "
+                "the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter ones or "
+                "'remove' stale or less important entries (see current_entries), then retry.",
+                current_entries=entries,
+                usage=f"{current:,}/{limit:,}",
+            )
+        return self._written(target, entries, new, "Entry added.")
+
+    def _put(
+        self, target: str, entries: list[str], index: int, text: str, message: str
+    ) -> tuple[list[str] | None, dict]:
+        limit = self.limits[target]
+        new = list(entries)
+        new[index] = text
+        new = list(dict.fromkeys(new))
+        total = len(files.serialize(new))
+        if total > limit:
+            current = Usage.of(entries, limit).chars
+            return None, _error(
+                f"Replacement would put memory at {total:,}/{limit:,} chars. Shorten the new content, or "
+                "'remove' other stale entries to make room (see current_entries), then retry.",
+                current_entries=entries,
+                usage=f"{current:,}/{limit:,}",
+            )
+        return self._written(target, entries, new, message)
+
+    def _drop(self, target: str, entries: list[str], index: int, message: str) -> tuple[list[str], dict]:
+        return self._written(target, entries, entries[:index] + entries[index + 1 :], message)
+
+    def _written(self, target: str, entries: list[str], new: list[str], message: str) -> tuple[list[str], dict]:
+        """``new`` to write, and its success result carrying the change it makes (if any)."""
+        result = self._success(target, new, message)
+        change = _change(target, entries, new)
+        if change is not None:
+            result["change"] = change
+        return new, result
 
     def _success(self, target: str, entries: list[str], message: str) -> dict:
         return {
@@ -230,6 +360,42 @@ class MemoryStore:
             "usage": Usage.of(entries, self.limits[target]).text,
             "entry_count": len(entries),
         }
+
+
+def _change(target: str, entries: list[str], new: list[str]) -> dict | None:
+    """What a write does to the entries, as one undoable step; ``None`` when it changes none.
+
+    Derived from the lists themselves, so it is exact even in corner cases: a replace whose new
+    text already is another entry only drops the old one, and is recorded as a remove.
+    """
+    old_set, new_set = set(entries), set(new)
+    gone = next((entry for entry in entries if entry not in new_set), None)
+    came = next((entry for entry in new if entry not in old_set), None)
+    if gone is None and came is None:
+        return None
+    if gone is None:
+        action = "add"
+    elif came is None:
+        action = "remove"
+    else:
+        action = "replace"
+    return {"action": action, "target": target, "before": gone, "after": came}
+
+
+def _undo_problem(change: object) -> str | None:
+    """Why ``change`` is not a change dict ``undo`` can reverse, or ``None``."""
+    if not isinstance(change, dict):
+        return f"Cannot undo: the change must be a dict, not {type(change).__name__}."
+    action, target = change.get("action"), change.get("target")
+    if action not in _UNDO_TEXTS:
+        return f"Cannot undo: unknown action {action!r}; expected add, replace or remove."
+    if target not in TARGETS:
+        return f"Cannot undo: unknown target {target!r}; expected 'memory' or 'user'."
+    for key in _UNDO_TEXTS[action]:
+        text = change.get(key)
+        if not isinstance(text, str) or not text.strip():
+            return f"Cannot undo this {action}: change[{key!r}] must be the entry text, not {text!r}."
+    return None
 
 
 def _bad_target(target: object) -> dict:

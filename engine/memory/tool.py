@@ -1,7 +1,8 @@
 """The ``memory`` tool the model calls: its schema, the guidance text, and the handler.
 
 The handler validates and scans *before* the gate, so a malformed or poisoned write is refused
-at once instead of being staged and failing only at approval time.
+at once instead of being staged and failing only at approval time. Its result is upstream's shape:
+the store's ``"change"`` (ours, for undo) is left out of what the model sees.
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ def _error(message: str) -> dict:
     return {"success": False, "error": message}
 
 
+def _for_model(result: dict) -> dict:
+    """A copy of a store result without ``"change"``: the model is shown upstream's shape only."""
+    return {key: value for key, value in result.items() if key != "change"}
+
+
 def _validate(arguments: Any) -> tuple[dict, dict | None]:
     """The payload to replay, or an error naming the bad argument."""
     if not isinstance(arguments, dict):
@@ -113,6 +119,6 @@ class MemoryTool:
                 return {"success": True, "staged": True, "pending_id": outcome.record.id, "message": STAGED_MESSAGE}
             if not outcome.allow:
                 return _error(DENIED_MESSAGE)
-            return replay(payload, self.store)
+            return _for_model(replay(payload, self.store))
         except HermesError as exc:  # a disk problem becomes a tool error, never a crashed turn
             return _error(str(exc))

@@ -88,7 +88,8 @@ def test_poisoned_hand_edit_never_enters_the_prompt(store: MemoryStore) -> None:
 def test_add_success_shape_and_duplicate_is_a_no_op(store: MemoryStore) -> None:
     result = store.add("memory", "  Runs Ubuntu 22.04  ")
     assert result == {"success": True, "target": "memory", "message": "Entry added.",
-                      "usage": "0% — 17/2,200 chars", "entry_count": 1}
+                      "usage": "0% — 17/2,200 chars", "entry_count": 1,
+                      "change": {"action": "add", "target": "memory", "before": None, "after": "Runs Ubuntu 22.04"}}
     again = store.add("memory", "Runs Ubuntu 22.04")
     assert again["success"] and again["message"] == "Entry already exists (no duplicate added)."
     assert store.entries("memory") == ["Runs Ubuntu 22.04"]
