@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, Callable
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
+from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.worker import get_current_worker
 
 from engine.config import set_config_value
@@ -31,8 +34,10 @@ from hermes_tui.palette import SlashCommandsProvider
 from hermes_tui.screens.main import MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
 from hermes_tui.themes import DEFAULT_THEME, apply_theme, register_themes
-from hermes_tui.widgets.approval_prompt import TIMEOUT_SECONDS
+from hermes_tui.untrusted import visible
+from hermes_tui.widgets.approval_prompt import GRACE_SECONDS, IDLE_SECONDS, TIMEOUT_SECONDS
 from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
+from hermes_tui.widgets.literal import literal_line, report
 from hermes_tui.widgets.prompt_input import PROMPT_KEYS
 from hermes_tui.widgets.status_bar import context_pct
 
@@ -74,9 +79,13 @@ class HermesApp(App):
     ]
 
     def __init__(self, start_agent: StartAgent, *, approval_timeout: float = TIMEOUT_SECONDS,
+                 approval_grace: float = GRACE_SECONDS, approval_idle: float = IDLE_SECONDS,
                  welcome: str | None = None) -> None:
         super().__init__()
         self.approval_timeout = approval_timeout
+        self.approval_grace = approval_grace  # keys ignored this long after the inline prompt takes focus
+        self.approval_idle = approval_idle  # it takes focus once no key came for this long
+        self.last_key_at = 0.0  # time.monotonic() of the last key the user pressed
         self.welcome = welcome  # Markdown shown above a new session (the demo's guide)
         self.slash_registry = SlashRegistry()
         self.agent = start_agent(self.ask_approval)
@@ -101,6 +110,21 @@ class HermesApp(App):
     def on_mount(self) -> None:
         for problem in filter(None, self._theme_problems):
             self.notify(problem, title="Themes", severity="warning")
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.last_key_at = time.monotonic()  # the inline approval prompt waits for a pause
+        await super().on_event(event)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is shown literally, with its control characters visible.
+
+        Notifications quote titles, summaries of staged writes and error messages, all data; a
+        markup-parsed one crashed the app on ``[link=…]`` and could carry an action link. So
+        ``markup`` is ignored: ``Widget.notify`` passes ``markup=True`` whatever its caller meant.
+        """
+        super().notify(visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False)
 
     async def main_ready(self) -> None:
         """Called by the main screen once its widgets exist: connect events, show the session."""
@@ -236,7 +260,12 @@ class HermesApp(App):
             await self.main.chat.add(Entry("notice", text=str(exc), level="error"))
 
     async def _info(self, markdown: str) -> None:
+        """Our own Markdown (help, the demo's guide): never text that holds stored data."""
         await self.main.chat.add(Entry("info", text=markdown))
+
+    async def _report(self, content: Content) -> None:
+        """App output that holds data (titles, staged writes, theme names), already literal."""
+        await self.main.chat.add(Entry("report", report=content))
 
     async def slash_new(self, args: str) -> None:
         self._start(lambda emit, cancel: self.agent.new_session(emit))
@@ -253,8 +282,8 @@ class HermesApp(App):
             self._start(lambda emit, cancel: self.agent.resume(args, emit))
             return
         sessions = self.agent.db.list_sessions(limit=10)
-        rows = [f"- `{s.id}` {s.title or '(untitled)'} — {s.message_count} messages" for s in sessions]
-        await self._info("**Recent sessions** (`/resume ID` or `/resume TITLE`)\n\n" + ("\n".join(rows) or "none yet"))
+        rows = [literal_line(f"• {s.id}  {s.title or '(untitled)'} — {s.message_count} messages") for s in sessions]
+        await self._report(report("Recent sessions (/resume ID or /resume TITLE)", rows))
 
     async def slash_sessions(self, args: str) -> None:
         from hermes_tui.screens.sessions import SessionsScreen
@@ -303,12 +332,15 @@ class HermesApp(App):
         command = parse_memory_args(args)
         agent, screen = self.agent, self.main
         if command.action == "show":
-            lines = [f"- {title} `[{agent.memory.usage(target).text}]`" for target, title in HEADERS.items()]
-            lines.append(f"- {screen.approvals.count} pending · write approval {'on' if agent.write_approval else 'off'}")
-            await self._info("**Memory**\n\n" + "\n".join(lines))
+            lines = [Content(f"• {title} [{agent.memory.usage(target).text}]") for target, title in HEADERS.items()]
+            lines.append(Content(f"• {screen.approvals.count} pending · write approval "
+                                 f"{'on' if agent.write_approval else 'off'}"))
+            await self._report(report("Memory", lines))
         elif command.action == "pending":
-            rows = "\n".join(f"    {r.line().strip()}" for r in screen.approvals.records)
-            await self._info(f"**Pending memory writes** (F3 to review)\n\n{rows or 'none'}")
+            rows = [literal_line(r.line()) for r in screen.approvals.records]
+            await self._report(report("Pending memory writes (F3 to review)", rows))
+        elif command.action in ("approve", "reject") and command.record_id == "all":
+            screen.approvals.confirm_all(approve=command.action == "approve")
         elif command.action in ("approve", "reject"):
             getattr(screen.approvals, command.action)(command.record_id)
         elif command.action == "approval":
@@ -335,25 +367,25 @@ class HermesApp(App):
     async def slash_usage(self, args: str) -> None:
         t, agent = self.agent.totals, self.agent
         measured = "not measured yet" if agent.last_prompt_tokens is None else f"{agent.last_prompt_tokens:,}"
-        await self._info(
-            f"**Usage** — {self.session_label()}\n\n"
-            f"- context: {measured} of {agent.context_window:,} tokens "
-            f"({context_pct(agent.last_prompt_tokens, agent.context_window)})\n"
-            f"- input {t.input_tokens:,} · output {t.output_tokens:,} tokens over {t.api_calls} calls\n"
-            f"- cache read {t.cache_read_tokens:,} · cache write {t.cache_write_tokens:,}"
-        )
+        lines = [
+            Content(f"• context: {measured} of {agent.context_window:,} tokens "
+                    f"({context_pct(agent.last_prompt_tokens, agent.context_window)})"),
+            Content(f"• input {t.input_tokens:,} · output {t.output_tokens:,} tokens over {t.api_calls} calls"),
+            Content(f"• cache read {t.cache_read_tokens:,} · cache write {t.cache_write_tokens:,}"),
+        ]
+        await self._report(report(literal_line(f"Usage — {self.session_label()}"), lines))
 
     async def slash_copy(self, args: str) -> None:
         reply = self.main.chat.last_reply_text()
         if reply is None:
             raise BadInputError("/copy: there is no reply to copy yet.")
-        self.copy_to_clipboard(reply)
+        self.copy_to_clipboard(visible(reply))  # what is on screen: never raw terminal escapes
         self.notify(f"Copied the last reply ({len(reply):,} characters).")
 
     async def slash_theme(self, args: str) -> None:
         if not args:
-            names = ", ".join(sorted(self.available_themes))
-            await self._info(f"**Themes** (current: `{self.theme}`)\n\n{names}")
+            names = literal_line(", ".join(sorted(self.available_themes)))
+            await self._report(report(literal_line(f"Themes (current: {self.theme})"), [names]))
             return
         if args not in self.available_themes:
             raise BadInputError(f"/theme: no theme named {args!r}; /theme lists them.")

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from engine.config import resolve_home
 from engine.errors import HermesError
+from hermes_tui.untrusted import VisibleWriter
 
 SUBCOMMAND_MODULES = ("sessions_cmd", "search_cmd", "memory_cmd", "chat_cmd")
 
@@ -43,9 +44,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def machine_output(args: argparse.Namespace) -> bool:
+    """``--json`` and ``sessions export`` write data for programs: the exact stored text."""
+    return bool(getattr(args, "json", False) or getattr(args, "machine_output", False))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    streams = sys.stdout, sys.stderr
+    # Human output quotes stored text (replies, titles, entries, snippets): its control
+    # characters are shown, never written to the terminal. Errors always go out that way.
+    if not machine_output(args):
+        sys.stdout = VisibleWriter(sys.stdout)  # type: ignore[assignment]
+    sys.stderr = VisibleWriter(sys.stderr)  # type: ignore[assignment]
+    try:
+        return _dispatch(args)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     from hermes_tui.context import CommandContext
 
     ctx = CommandContext(home=resolve_home(args.home))

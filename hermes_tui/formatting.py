@@ -12,6 +12,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from engine.store.models import MATCH_END, MATCH_START
+from hermes_tui.untrusted import visible
 
 _UNITS = ((60, "minute"), (3600, "hour"), (86400, "day"), (7 * 86400, "week"), (30 * 86400, "month"),
           (365 * 86400, "year"))
@@ -75,9 +76,12 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], max_widths: Seq
 
 
 def snippet_text(snippet: str, style: str = "bold reverse") -> Text:
-    """A store snippet as Rich text with its matches styled (the TUI and a terminal use this)."""
+    """A store snippet as Rich text with its matches styled (the TUI and a terminal use this).
+
+    The snippet is stored text: its control characters are shown, not written.
+    """
     text = Text()
-    rest = snippet
+    rest = visible(snippet)
     while MATCH_START in rest:
         before, _, tail = rest.partition(MATCH_START)
         match, _, rest = tail.partition(MATCH_END)

@@ -8,6 +8,7 @@ with a one-line warning naming the file and the problem, and the other themes st
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ _COLOURS = ("primary", "secondary", "warning", "error", "success", "accent", "fo
             "surface", "panel", "boost")
 _BOOLS = ("dark", "ansi")
 _NUMBERS = ("luminosity_spread", "text_alpha")
+# A name is shown in /theme, the palette and config.yaml: plain words, never markup or escapes.
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.+-]{0,63}")
 
 
 class ThemeFileError(ValueError):
@@ -66,6 +69,9 @@ def _check_fields(path: Path, data: dict[str, Any]) -> None:
             raise ThemeFileError(f"{path}: missing {required}.")
     if not isinstance(data["name"], str):
         raise ThemeFileError(f"{path}: name is {data['name']!r}; expected text.")
+    if not _NAME_RE.fullmatch(data["name"]):
+        raise ThemeFileError(f"{path}: name {data['name']!r} must be letters, digits, spaces and - _ . + "
+                             "(at most 64, starting with a letter or digit).")
     for key in _COLOURS:
         if data.get(key) is not None and not _is_colour(data[key]):
             raise ThemeFileError(f"{path}: {key} is {data[key]!r}, not a colour.")

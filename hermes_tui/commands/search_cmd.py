@@ -6,12 +6,14 @@ import argparse
 import sys
 
 from rich.console import Console
+from rich.text import Text
 
 from engine import clock
 from engine.store import SearchHit
 from hermes_tui.commands.sessions_cmd import non_negative_int, print_json
 from hermes_tui.context import CommandContext
 from hermes_tui.formatting import relative_time, snippet_plain, snippet_text
+from hermes_tui.untrusted import styled_stream, visible
 
 
 def group_by_lineage(hits: list[SearchHit]) -> dict[str, list[SearchHit]]:
@@ -48,13 +50,14 @@ def cmd_search(args: argparse.Namespace, ctx: CommandContext) -> int:
         print(f"No matches for {query!r}.")
         return 0
     now = clock.now()
-    console = Console(highlight=False, soft_wrap=True) if sys.stdout.isatty() else None
+    # On a terminal the matches are highlighted: Rich writes its styles below the visible writer.
+    console = Console(file=styled_stream(sys.stdout), highlight=False, soft_wrap=True) if sys.stdout.isatty() else None
     for root, group in group_by_lineage(hits).items():
         print(f"{group[0].title or '(untitled)'}  [{root}]")
         for hit in group:
             lead = f"  {hit.role:<9} {relative_time(hit.timestamp, now):<14} {hit.session_id}  "
             if console is not None:
-                console.print(lead, snippet_text(hit.snippet), sep="")
+                console.print(Text(visible(lead)), snippet_text(hit.snippet), sep="")
             else:
                 print(lead + snippet_plain(hit.snippet))
         print()

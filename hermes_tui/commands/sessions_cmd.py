@@ -252,7 +252,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--session-id", metavar="ID", help="only this session")
     p.add_argument("--source", help="only sessions from this source")
     p.add_argument("--redact", action="store_true", help="mask API keys, tokens and passwords")
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=cmd_export, machine_output=True)
 
     p = sub.add_parser("delete", help="delete a session and its messages")
     p.add_argument("id", metavar="ID", help="the exact session id")

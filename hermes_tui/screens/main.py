@@ -12,8 +12,9 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Static, TextArea
+from textual.widgets import Input, Static, TextArea
 
 from engine.memory import ApprovalDecision
 from hermes_tui.messages import ApprovalRequested, PendingChanged
@@ -35,6 +36,7 @@ class MainScreen(Screen):
     # Its stylesheet, screens/main.tcss, is loaded by the app: a default screen gets no CSS_PATH.
     BINDINGS = [
         Binding("escape", "cancel_reply", "Stop reply"),
+        Binding("escape", "go_home", "Prompt", show=False),
         Binding("f2", "toggle_side", "Memory"),
         Binding("f3", "focus_approvals", "Approvals"),
         Binding("f4", "toggle_approvals", "Fold approvals", show=False),
@@ -89,10 +91,31 @@ class MainScreen(Screen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """"Stop reply" is in the footer only while a reply streams."""
+        """Escape stops a streaming reply (and says so in the footer); otherwise it goes home."""
         if action == "cancel_reply":
             return self.app.busy
+        if action == "go_home":
+            return not self.app.busy
         return True
+
+    def action_go_home(self) -> None:
+        """Escape from the chat log, the memory panel, the queue or a button: back to the prompt."""
+        self.prompt.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Printable text typed outside a text input is meant for the prompt: it goes there.
+
+        So a sentence typed while the approval queue or the chat log has focus is a message, never
+        a string of commands (a capital A used to approve every pending write).
+        """
+        if not event.is_printable or not event.character or isinstance(self.focused, (TextArea, Input)):
+            return
+        event.stop()
+        event.prevent_default()
+        prompt = self.prompt
+        prompt.move_cursor(prompt.document.end)
+        prompt.insert(event.character)
+        prompt.focus()
 
     def refresh_new_output_hint(self) -> None:
         self.query_one("#new-output").display = self.chat.unseen
@@ -100,13 +123,15 @@ class MainScreen(Screen):
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         matches = self.prompt.completions
         hint = self.query_one("#completions", Static)
-        hint.update("   ".join(matches[:8]) + ("   [dim](tab)[/]" if matches else ""))
+        hint.update(Content.assemble("   ".join(matches[:8]), ("   (tab)", "dim")) if matches else Content(""))
         hint.display = bool(matches)
 
     def on_approval_requested(self, event: ApprovalRequested) -> None:
         for old in self.query(ApprovalPrompt):  # never two prompts: the older one is staged
             old.resolve(ApprovalDecision.STAGE)
-        prompt = ApprovalPrompt(event.request, event.future, timeout=self.app.approval_timeout)
+        app = self.app
+        prompt = ApprovalPrompt(event.request, event.future, last_key_at=lambda: app.last_key_at,
+                                grace=app.approval_grace, idle=app.approval_idle, timeout=app.approval_timeout)
         self.query_one("#chat-column").mount(prompt, before=self.query_one("#completions"))
 
     def on_pending_changed(self, event: PendingChanged) -> None:

@@ -31,7 +31,9 @@ from engine.store import SearchHit, SessionDB
 from engine.store.models import Session
 from hermes_tui.commands.search_cmd import group_by_lineage
 from hermes_tui.formatting import one_line, relative_time, snippet_text, truncate
+from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
+from hermes_tui.widgets.literal import literal_text
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 
 DEBOUNCE_S = 0.15
@@ -67,11 +69,12 @@ def result_options(groups: list[list[SearchHit]], now: float, match_style: str, 
     options: list[Option] = []
     for group in groups:
         head = group[0]
-        heading = Text.assemble((head.title or "(untitled)", "bold"), (f"  {head.lineage_root}", "dim"),
+        heading = Text.assemble((visible_line(head.title or "(untitled)"), "bold"),
+                                (f"  {visible_line(head.lineage_root)}", "dim"),
                                 (f"  {plural(len(group), 'match', 'matches')}", "dim"), no_wrap=True)
         options.append(Option(heading, id=f"group:{head.lineage_root}", disabled=True))
         for hit in group:
-            lead = Text(f"  {hit.role:<9} {relative_time(hit.timestamp, now):<14} ", style="dim")
+            lead = Text(f"  {visible_line(hit.role):<9} {relative_time(hit.timestamp, now):<14} ", style="dim")
             line = Text.assemble(lead, snippet_text(one_line(hit.snippet), match_style))
             line.truncate(width, overflow="ellipsis")
             options.append(Option(line, id=f"hit:{hit.session_id}:{hit.message_id}"))
@@ -82,9 +85,9 @@ def recent_options(sessions: list[Session], now: float) -> list[Option]:
     """The empty-query view: recent sessions, one line each."""
     return [
         Option(Group(
-            Text.assemble((s.title or "(untitled)", "bold"), (f"  {s.source}  {relative_time(s.last_active, now)}", "dim"),
-                          no_wrap=True),
-            Text("  " + truncate(one_line(s.preview), 100), style="dim", no_wrap=True, overflow="ellipsis"),
+            Text.assemble((visible_line(s.title or "(untitled)"), "bold"),
+                          (f"  {visible_line(s.source)}  {relative_time(s.last_active, now)}", "dim"), no_wrap=True),
+            Text("  " + truncate(visible_line(s.preview or ""), 100), style="dim", no_wrap=True, overflow="ellipsis"),
         ), id=f"session:{s.id}")
         for s in sessions
     ]
@@ -189,7 +192,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
             self.query_one(TranscriptPreview).show(None)
 
     def _set_status(self, text: str) -> None:
-        self.query_one("#search-status", Static).update(Text(text))
+        self.query_one("#search-status", Static).update(literal_text(text))  # may quote the query
 
     @on(OptionList.OptionHighlighted, "#results")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -234,7 +237,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         if not query:
             self.notify("Type a query to summarize what matched.", severity="warning")
             return
-        self.query_one("#summary-text", Static).update(Text(f"Summarizing the sessions that match {query!r}…"))
+        self.query_one("#summary-text", Static).update(literal_text(f"Summarizing the sessions that match {query!r}…"))
         self.query_one(ContentSwitcher).current = "summaries"
         self._summarize(query)
 
@@ -246,7 +249,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         except HermesError as exc:
             text = f"Summaries failed: {exc}"
         if not worker.is_cancelled:
-            self.app.call_from_thread(self.query_one("#summary-text", Static).update, Text(text))
+            self.app.call_from_thread(self.query_one("#summary-text", Static).update, literal_text(text))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -8,12 +8,11 @@ small modal first and leave state.db untouched when cancelled or refused.
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static, Tree
@@ -23,70 +22,55 @@ from engine.errors import HermesError
 from engine.store import SessionDB
 from engine.store.maintenance import Removal
 from engine.store.models import Session, TreeNode
+from hermes_tui.screens.confirm import Confirm
+from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.session_tree import PAGE_SIZE, LineageFilter, LineagePager, SessionTree
 from hermes_tui.widgets.footer import CoalescingFooter
+from hermes_tui.widgets.literal import literal_line
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 
 FILTER_DELAY_S = 0.15
-T = TypeVar("T")
 
 
-def removal_text(plan: Removal) -> str:
-    """What a delete removes, in words, before the user confirms it."""
+def removal_text(plan: Removal) -> Content:
+    """What a delete removes, in words, before the user confirms it (titles and ids are data)."""
     session = plan.sessions[0]
-    lines = [f"Delete “{session.title or '(untitled)'}” ({session.id})?", "",
-             f"• {plan.messages} messages are removed for good."]
+    lines = [literal_line(f"Delete “{session.title or '(untitled)'}” ({session.id})?"), Content(""),
+             Content(f"• {plan.messages} messages are removed for good.")]
     if plan.repointed_children:
         parent = session.parent_session_id or "nothing (they become roots)"
-        lines.append(f"• {len(plan.repointed_children)} child session(s) are kept and re-attached to {parent}: "
-                     + ", ".join(plan.repointed_children))
-    lines += ["", "y / enter: delete    n / escape: keep"]
-    return "\n".join(lines)
+        lines.append(literal_line(f"• {len(plan.repointed_children)} child session(s) are kept and re-attached to "
+                                  f"{parent}: " + ", ".join(plan.repointed_children)))
+    return Content("\n").join(lines)
 
 
-class BrowserModal(ModalScreen[T]):
-    """A small centred dialog over the browser (its own CSS: screen CSS files are scoped)."""
+class RenameSession(ModalScreen[str | None]):
+    """One line to edit the title; enter saves, escape cancels.
 
-    DEFAULT_CSS = """
-    BrowserModal { align: center middle; }
-    BrowserModal > Static, BrowserModal > Input { width: 80; max-width: 90%; }
-    BrowserModal #confirm-text { background: $panel; border: thick $error; padding: 1 2; }
-    BrowserModal #rename-label { background: $panel; padding: 0 1; text-style: bold; }
+    A title holding control characters is shown with them visible; saving that text unchanged
+    keeps the stored title as it was.
     """
 
-
-class ConfirmDelete(BrowserModal[bool]):
-    """Yes/no over a delete plan; anything but y/enter keeps the session."""
-
-    BINDINGS = [Binding("y,enter", "answer(True)", "Delete"), Binding("n,escape", "answer(False)", "Keep")]
-
-    def __init__(self, plan: Removal) -> None:
-        super().__init__()
-        self.plan = plan
-
-    def compose(self) -> ComposeResult:
-        yield Static(removal_text(self.plan), id="confirm-text")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-
-class RenameSession(BrowserModal[str | None]):
-    """One line to edit the title; enter saves, escape cancels."""
-
+    DEFAULT_CSS = """
+    RenameSession { align: center middle; }
+    RenameSession > Static, RenameSession > Input { width: 80; max-width: 90%; }
+    RenameSession #rename-label { background: $panel; padding: 0 1; text-style: bold; }
+    """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        self.shown_title = visible_line(session.title or "")
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Rename {self.session.id}", id="rename-label")
-        yield Input(self.session.title or "", placeholder="new title", id="rename-input")
+        yield Static(literal_line(f"Rename {self.session.id}"), id="rename-label")
+        yield Input(self.shown_title, placeholder="new title", id="rename-input")
 
     @on(Input.Submitted)
     def save(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        unchanged = event.value == self.shown_title
+        self.dismiss(self.session.title or "" if unchanged else event.value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -172,7 +156,8 @@ class SessionsScreen(Screen[str | None]):
     @work(thread=True, group="sources")
     def _load_sources(self) -> None:
         sources = list(self.db.stats()["by_source"])
-        self.app.call_from_thread(self.query_one("#filter-source", Select).set_options, [(s, s) for s in sources])
+        options = [(literal_line(s), s) for s in sources]  # a source is whatever wrote the session
+        self.app.call_from_thread(self.query_one("#filter-source", Select).set_options, options)
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:
@@ -272,7 +257,8 @@ class SessionsScreen(Screen[str | None]):
         except HermesError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.app.push_screen(ConfirmDelete(plan), lambda yes: self._delete(session, bool(yes)))
+        confirm = Confirm(removal_text(plan), yes="delete", no="keep")
+        self.app.push_screen(confirm, lambda yes: self._delete(session, bool(yes)))
 
     def _delete(self, session: Session, yes: bool) -> None:
         if not yes:

@@ -1,15 +1,23 @@
 """The approval queue: staged memory writes with id, ``[auto]``, age and summary; a preview of the
-highlighted one (old → new for a replace); ``a``/``r`` one, ``A``/``R`` all.
+highlighted one (old → new for a replace); below them, what was decided this session.
 
-The count stays visible in the border title even when the panel is collapsed.
+Deciding is a deliberate act on a visible record, never a stray keystroke: ``enter`` approves
+and ``delete`` rejects the highlighted record, and the bulk actions (ctrl+a, ctrl+d) ask first,
+naming the count. No printable key decides anything (typing here goes to the chat prompt).
+Every decision can be undone for the rest of the session (ctrl+z): an approval by reverting
+exactly the change it made, a rejection by restoring the record. The count stays visible in
+the border title even when the panel is collapsed.
 """
 
 from __future__ import annotations
 
-from rich.markup import escape
+from dataclasses import dataclass
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -17,6 +25,9 @@ from engine import clock
 from engine.errors import HermesError, NotFoundError
 from engine.memory import MemoryStore, PendingQueue, PendingRecord
 from hermes_tui.messages import PendingChanged
+from hermes_tui.screens.confirm import Confirm
+from hermes_tui.widgets.approval_prompt import GRACE_SECONDS
+from hermes_tui.widgets.literal import literal, literal_line
 
 
 def age(seconds: float) -> str:
@@ -28,34 +39,57 @@ def age(seconds: float) -> str:
     return f"{seconds}s"
 
 
-def row_text(record: PendingRecord, now: float) -> str:
+def row_text(record: PendingRecord, now: float) -> Content:
     auto = " [auto]" if record.auto else ""
-    return f"{record.id}{auto}  {age(now - record.created_at)}  {record.summary}"
+    return literal_line(f"{record.id}{auto}  {age(now - record.created_at)}  {record.summary}")
 
 
-def preview_text(record: PendingRecord, current_entries: list[str]) -> str:
+def preview_text(record: PendingRecord, current_entries: list[str]) -> Content:
     """What approving would do; for replace, the entry it would change → the new text."""
     payload = record.payload
-    target = payload.get("target", "?")
-    content = payload.get("content", "")
+    target = str(payload.get("target", "?"))
+    content = str(payload.get("content", ""))
     action = payload.get("action", record.action)
     if action == "replace":
-        old_text = payload.get("old_text", "")
+        old_text = str(payload.get("old_text", ""))
         old = next((e for e in current_entries if old_text and old_text in e), old_text)
-        return f"[b]replace in {target}[/]\n[$text-error]- {escape(old)}[/]\n[$text-success]+ {escape(content)}[/]"
-    if action == "remove":
-        return f"[b]remove from {target}[/]\n[$text-error]- {escape(payload.get('old_text', ''))}[/]"
-    return f"[b]add to {target}[/]\n[$text-success]+ {escape(content)}[/]"
+        lines = [literal_line(f"replace in {target}", "bold"), literal(f"- {old}", "$text-error"),
+                 literal(f"+ {content}", "$text-success")]
+    elif action == "remove":
+        lines = [literal_line(f"remove from {target}", "bold"),
+                 literal(f"- {payload.get('old_text', '')}", "$text-error")]
+    else:
+        lines = [literal_line(f"add to {target}", "bold"), literal(f"+ {content}", "$text-success")]
+    return Content("\n").join(lines)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One approve or reject made in this session, with what undoing it needs."""
+
+    record: PendingRecord
+    approved: bool
+    change: dict[str, Any] | None = None  # what the approval wrote (None: nothing changed)
+
+    def row(self) -> Content:
+        verdict = "✓ approved" if self.approved else "✗ rejected"
+        return Content.assemble((verdict, "dim bold"), " ", literal_line(f"{self.record.id}  {self.record.summary}", "dim"))
+
+
+class PendingList(OptionList):
+    """The records; ``enter`` approves the highlighted one (the queue acts on the selection)."""
+
+    BINDINGS = [Binding("enter", "select", "Approve")]
 
 
 class ApprovalQueue(Vertical, can_focus=False):
     """List + preview of pending writes, acting through the PendingQueue and the MemoryStore."""
 
     BINDINGS = [
-        Binding("a", "approve", "Approve"),
-        Binding("r", "reject", "Reject"),
-        Binding("A", "approve_all", "Approve all"),
-        Binding("R", "reject_all", "Reject all"),
+        Binding("delete", "reject", "Reject"),
+        Binding("ctrl+a", "approve_all", "Approve all…"),
+        Binding("ctrl+d", "reject_all", "Reject all…"),
+        Binding("ctrl+z", "undo", "Undo"),
     ]
 
     def __init__(self, pending: PendingQueue, store: MemoryStore, *, id: str | None = None) -> None:
@@ -63,9 +97,10 @@ class ApprovalQueue(Vertical, can_focus=False):
         self.pending = pending
         self.store = store
         self.records: list[PendingRecord] = []
+        self.decided: list[Decision] = []  # newest last; undoable for the rest of the session
 
     def compose(self) -> ComposeResult:
-        yield OptionList(id="approval-list")
+        yield PendingList(id="approval-list")
         yield Static("", id="approval-preview")
 
     def on_mount(self) -> None:
@@ -80,31 +115,52 @@ class ApprovalQueue(Vertical, can_focus=False):
         for warning in warnings:
             self.notify(warning, severity="warning")
         now = clock.now()
-        options = self.query_one(OptionList)
+        options = self.query_one(PendingList)
         highlighted = options.highlighted
-        options.set_options(Option(escape(row_text(r, now)), id=r.id) for r in self.records)
-        if self.records:
-            options.highlighted = min(highlighted or 0, len(self.records) - 1)
-        self.border_title = f"Pending approvals ({self.count})"
-        self.set_class(not self.records, "-empty")
+        rows = [Option(row_text(r, now), id=f"pending:{r.id}") for r in self.records]
+        rows += [Option(d.row(), id=f"decided:{i}") for i, d in reversed(list(enumerate(self.decided)))]
+        options.set_options(rows)
+        if rows:
+            options.highlighted = min(highlighted or 0, len(rows) - 1)
+        self.border_title = Content(f"Pending approvals ({self.count})")
+        self.set_class(not rows, "-empty")
         self._show_preview()
 
+    def _highlighted_id(self) -> str:
+        options = self.query_one(PendingList)
+        index = options.highlighted
+        return str(options.get_option_at_index(index).id) if index is not None and options.option_count else ""
+
     def _selected(self) -> PendingRecord | None:
-        index = self.query_one(OptionList).highlighted
-        return self.records[index] if index is not None and index < len(self.records) else None
+        kind, _, record_id = self._highlighted_id().partition(":")
+        return next((r for r in self.records if r.id == record_id), None) if kind == "pending" else None
+
+    def _selected_decision(self) -> Decision | None:
+        kind, _, index = self._highlighted_id().partition(":")
+        return self.decided[int(index)] if kind == "decided" else None
 
     def _show_preview(self) -> None:
-        record = self._selected()
         preview = self.query_one("#approval-preview", Static)
-        if record is None:
-            preview.update("[dim]No writes waiting for approval.[/]")
-            return
-        target = record.payload.get("target", "memory")
-        preview.update(preview_text(record, self.store.entries(target)))
+        record = self._selected()
+        decision = self._selected_decision()
+        if record is not None:
+            target = str(record.payload.get("target", "memory"))
+            preview.update(preview_text(record, self.store.entries(target)))
+        elif decision is not None:
+            preview.update(Content.assemble(preview_text(decision.record, []), "\n",
+                                            Content.styled("ctrl+z: undo this decision", "dim")))
+        else:
+            preview.update(Content.styled("No writes waiting for approval.", "dim"))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         self._show_preview()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_approve()
+
+    # ----- deciding --------------------------------------------------------------------------
 
     def _targets(self, record_id: str) -> list[PendingRecord]:
         """``all`` → every record; otherwise the one with that id (NotFoundError naming it)."""
@@ -123,6 +179,7 @@ class ApprovalQueue(Vertical, can_focus=False):
             return str(exc)
         if isinstance(result, dict) and result.get("success") is False:
             return str(result.get("error", "refused"))
+        self.decided.append(Decision(record, approved=True, change=result.get("change")))
         return None
 
     def approve(self, record_id: str) -> None:
@@ -130,38 +187,85 @@ class ApprovalQueue(Vertical, can_focus=False):
         records = self._targets(record_id)
         errors = [f"{r.id}: {e}" for r in records if (e := self._replay(r))]
         if len(records) == 1 and not errors:
-            message = f"Approved {records[0].id}: {records[0].summary}"
+            message = f"Approved {records[0].id}: {records[0].summary} (ctrl+z in the queue undoes it)"
         else:
             message = "; ".join([f"Approved {len(records) - len(errors)} of {len(records)}"] + errors)
         self._finish(message, error=bool(errors))
 
     def reject(self, record_id: str) -> None:
         records = self._targets(record_id)
+        errors = []
         for record in records:
-            self.pending.reject(record.id)
-        single = len(records) == 1 and record_id != "all"
-        self._finish(f"Rejected {records[0].id}: {records[0].summary}" if single else f"Rejected {len(records)}")
+            try:
+                self.pending.reject(record.id)
+            except HermesError as exc:
+                errors.append(f"{record.id}: {exc}")
+                continue
+            self.decided.append(Decision(record, approved=False))
+        if len(records) == 1 and record_id != "all" and not errors:
+            message = f"Rejected {records[0].id}: {records[0].summary} (ctrl+z in the queue undoes it)"
+        else:
+            message = "; ".join([f"Rejected {len(records) - len(errors)} of {len(records)}"] + errors)
+        self._finish(message, error=bool(errors))
+
+    def confirm_all(self, approve: bool) -> None:
+        """Bulk decisions are asked first, naming the count and what would be written."""
+        if not self.records:
+            self.notify("No memory writes are waiting for approval.")
+            return
+        verb = "Approve" if approve else "Reject"
+        count = len(self.records)
+        lines = [literal_line(f"  {r.id}  {r.summary}") for r in self.records[:8]]
+        if count > 8:
+            lines.append(Content(f"  … and {count - 8} more"))
+        question = Content.assemble((f"{verb} all {count} pending memory write{'s' if count != 1 else ''}?", "bold"),
+                                    "\n\n", Content("\n").join(lines))
+        confirm = Confirm(question, yes=f"{verb.lower()} all {count}", no="cancel", grace=GRACE_SECONDS)
+        decide = self.approve if approve else self.reject
+        self.app.push_screen(confirm, lambda yes: decide("all") if yes else None)
+
+    def undo(self, decision: Decision) -> None:
+        """Put things back as they were before ``decision``: memory reverted, the record pending again."""
+        if decision.change is not None:
+            result = self.store.undo(decision.change)
+            if not result.get("success"):
+                self.notify(f"Not undone: {result.get('error', 'refused')}", severity="error", title="Memory")
+                return
+        try:
+            self.pending.restore(decision.record)
+        except HermesError as exc:
+            self.notify(f"Memory reverted, but the record was not restored: {exc}", severity="error")
+        self.decided.remove(decision)
+        verb = "approval" if decision.approved else "rejection"
+        self._finish(f"Undid the {verb} of {decision.record.id}: it is pending again.")
 
     def _finish(self, message: str, *, error: bool = False) -> None:
         self.notify(message, severity="error" if error else "information")
         self.reload()
         self.post_message(PendingChanged())
 
-    def _act_on_selected(self, act) -> None:
-        record = self._selected()
-        if record is not None:
-            act(record.id)
+    # ----- keys --------------------------------------------------------------------------------
 
     def action_approve(self) -> None:
-        self._act_on_selected(self.approve)
+        record = self._selected()
+        if record is not None:
+            self.approve(record.id)
 
     def action_reject(self) -> None:
-        self._act_on_selected(self.reject)
+        record = self._selected()
+        if record is not None:
+            self.reject(record.id)
 
     def action_approve_all(self) -> None:
-        if self.records:
-            self.approve("all")
+        self.confirm_all(approve=True)
 
     def action_reject_all(self) -> None:
-        if self.records:
-            self.reject("all")
+        self.confirm_all(approve=False)
+
+    def action_undo(self) -> None:
+        """The highlighted decision, else the most recent one."""
+        decision = self._selected_decision() or (self.decided[-1] if self.decided else None)
+        if decision is None:
+            self.notify("Nothing to undo: no approval or rejection in this session yet.")
+            return
+        self.undo(decision)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.content import Content
 
 
 @dataclass
 class Entry:
     """One chat item as data: what the log remounts when older items are scrolled back into view."""
 
-    kind: str  # user | assistant | tool | notice | info | error
+    kind: str  # user | assistant | tool | notice | info | report | error
     text: str = ""
     name: str = ""
     arguments: str = ""
@@ -20,6 +24,7 @@ class Entry:
     cancelled: bool = False
     retryable: bool = False
     call_id: str = ""
+    report: "Content | None" = None  # a "report": app output holding data, already literal
 
 
 def _text_of(content: object) -> str:

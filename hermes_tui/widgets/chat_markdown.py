@@ -17,6 +17,7 @@ from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
+from hermes_tui.untrusted import visible
 from hermes_tui.widgets.chat_entries import Entry
 
 FREEZE_CHARS = 80  # the live tail is frozen at the first safe block boundary past this size
@@ -92,7 +93,8 @@ class FrozenMarkdown(Widget):
         return index > 0
 
     def _strips(self, markdown: str, width: int) -> list[Strip]:
-        visual = visualize(self, RichMarkdown(markdown, code_theme="monokai"))
+        # The model's text: Markdown is its format, but its control characters are shown, not obeyed.
+        visual = visualize(self, RichMarkdown(visible(markdown), code_theme="monokai"))
         return Visual.to_strips(self, visual, width, None, self.visual_style)
 
     def rendered(self, width: int) -> list[Strip]:
@@ -208,7 +210,11 @@ class AssistantMessage(Vertical):
 
 
 class InfoMessage(Markdown):
-    """App output worth formatting (``/help``, ``/usage``): Markdown, set apart from the replies."""
+    """Our own documentation (``/help``, the demo's guide): Markdown, set apart from the replies.
+
+    Only text this app wrote goes here; output that holds stored data is a ``report``
+    (``chat_messages.ReportMessage``), since Markdown links in it would be clickable.
+    """
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(entry.text, classes="info-message")

@@ -7,35 +7,40 @@ live in ``chat_markdown`` and are imported on first use.
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Static
 
 from hermes_tui.messages import RetryRequested
+from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.chat_entries import Entry
+from hermes_tui.widgets.literal import literal
 
 
 class UserMessage(Static):
     """What the user sent: a plain block with an accent rule on the left."""
 
     def __init__(self, entry: Entry) -> None:
-        super().__init__(escape(entry.text), classes="user-message")
+        super().__init__(literal(entry.text), classes="user-message")
         self.entry = entry
 
 
-def _tool_title(entry: Entry) -> str:
-    """``⚙ memory ✓ 0.12s  {"action": "add", …}``: state first so a narrow pane never hides it."""
+def _tool_title(entry: Entry) -> Content:
+    """``⚙ memory ✓ 0.12s  {"action": "add", …}``: state first so a narrow pane never hides it.
+
+    The name and the arguments come from the model: literal, like every part of a tool block.
+    """
     if entry.result is None:
         state = "…"
     else:
         seconds = entry.duration_s or 0.0
         state = f"{'✗' if entry.is_error else '✓'} {'<0.1' if seconds < 0.1 else f'{seconds:.1f}'}s"
-    args = " ".join(entry.arguments.split())
+    args = visible_line(entry.arguments)
     if len(args) > 48:
         args = args[:47] + "…"
-    return f"⚙ {entry.name} {state}  {args}"
+    return Content(f"⚙ {visible_line(entry.name)} {state}  {args}")
 
 
 class ToolBlock(Collapsible):
@@ -47,9 +52,10 @@ class ToolBlock(Collapsible):
         super().__init__(self._body_widget, title=_tool_title(entry), collapsed=True, classes="tool-block")
         self.set_class(entry.is_error, "-error")
 
-    def _body(self) -> str:
-        result = "[dim]running…[/]" if self.entry.result is None else escape(self.entry.result)
-        return f"[b]arguments[/] {escape(self.entry.arguments)}\n[b]result[/]    {result}"
+    def _body(self) -> Content:
+        result = Content.styled("running…", "dim") if self.entry.result is None else literal(self.entry.result)
+        return Content.assemble(("arguments", "bold"), " ", literal(self.entry.arguments), "\n",
+                                ("result", "bold"), "    ", result)
 
     def finish(self, result: str, duration_s: float, is_error: bool) -> None:
         self.entry.result, self.entry.duration_s, self.entry.is_error = result, duration_s, is_error
@@ -62,7 +68,16 @@ class NoticeMessage(Static):
     """An informational or warning line in the transcript (not sent to the model)."""
 
     def __init__(self, entry: Entry) -> None:
-        super().__init__(escape(entry.text), classes=f"notice -{entry.level}")
+        super().__init__(literal(entry.text), classes=f"notice -{entry.level}")
+        self.entry = entry
+
+
+class ReportMessage(Static):
+    """App output that holds stored data (``/resume``, ``/memory pending``, ``/usage``): built
+    as literal content, so a title or a staged write can never become Markdown or markup."""
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(entry.report or Content(entry.text), classes="info-message report-message")
         self.entry = entry
 
 
@@ -74,7 +89,7 @@ class ErrorNotice(Horizontal):
         self.entry = entry
 
     def compose(self) -> ComposeResult:
-        yield Static(f"✗ {escape(self.entry.text)}", classes="error-text")
+        yield Static(Content.assemble("✗ ", literal(self.entry.text)), classes="error-text")
         if self.entry.retryable:
             yield Button("Retry", variant="error", compact=True, classes="retry")
 
@@ -87,6 +102,7 @@ PLAIN_WIDGETS: dict[str, type[Widget]] = {
     "user": UserMessage,
     "tool": ToolBlock,
     "notice": NoticeMessage,
+    "report": ReportMessage,
     "error": ErrorNotice,
 }
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from engine.memory import MemoryStore, Usage
-from engine.memory.store import HEADERS
+from engine.memory.store import HEADERS, PromptView, build_prompt_view
+from hermes_tui.widgets.literal import literal
 
 BAR_WIDTH = 40
 POLL_SECONDS = 0.5
@@ -34,6 +35,15 @@ def usage_bar(chars: int, limit: int, width: int = BAR_WIDTH) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
+def _prompt_tag(index: int, entry: str, prompt: Sequence[str], in_snapshot: Callable[[str], bool]) -> str:
+    """Why an entry is not (yet) in the system prompt the model sees; "" when it is."""
+    if index >= len(prompt):
+        return "↳ left out of the prompt: the file is over its limit"
+    if prompt[index] != entry:
+        return "↳ blocked from the prompt"
+    return "" if in_snapshot(entry) else "↳ from next session"
+
+
 class MemorySection(Vertical):
     """One memory file: header exactly as in the system prompt, a usage bar, then the entries."""
 
@@ -46,11 +56,20 @@ class MemorySection(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(HEADERS[self.target], classes="memory-header")
         yield Static("", classes="memory-bar")
+        yield Static("", classes="memory-warning")
         with VerticalScroll(classes="memory-scroll"):
             yield Static("", classes="memory-entries")
 
-    def show(self, entries: Sequence[str], usage: Usage, in_snapshot: Callable[[str], bool]) -> None:
+    def show(self, entries: Sequence[str], usage: Usage, in_snapshot: Callable[[str], bool],
+             view: PromptView | None = None) -> None:
+        """``view``: what of the file a new session's prompt carries (an over-limit hand edit
+        leaves entries out, a poisoned or oversized one is blocked); its warning is shown."""
         self.entries = list(entries)
+        warning = view.warning if view is not None else None
+        notice = self.query_one(".memory-warning", Static)
+        notice.update(literal(f"⚠ {warning}") if warning else "")
+        notice.display = bool(warning)
+        prompt = view.entries if view is not None else tuple(entries)
         self.header = f"{HEADERS[self.target]} [{usage.text}]"
         self.query_one(".memory-header", Static).update(self.header)
         bar = self.query_one(".memory-bar", Static)
@@ -58,11 +77,14 @@ class MemorySection(Vertical):
         for level in ("-ok", "-warning", "-error"):
             bar.set_class(level == usage_level(usage.pct), level)
         lines = []
-        for entry in entries:
-            text = escape(entry.replace("\n", "\n  "))
-            tag = "" if in_snapshot(entry) else "\n  [i $text-accent]↳ from next session[/]"
-            lines.append(f"• {text}{tag}")
-        self.query_one(".memory-entries", Static).update("\n".join(lines) or "[dim](empty)[/]")
+        for index, entry in enumerate(entries):
+            line = Content.assemble("• ", literal(entry.replace("\n", "\n  ")))
+            tag = _prompt_tag(index, entry, prompt, in_snapshot)
+            if tag:
+                line = Content.assemble(line, "\n  ", (tag, "italic $text-accent"))
+            lines.append(line)
+        body = Content("\n").join(lines) if lines else Content.styled("(empty)", "dim")
+        self.query_one(".memory-entries", Static).update(body)
 
 
 class MemoryPanel(Vertical):
@@ -109,4 +131,6 @@ class MemoryPanel(Vertical):
         self._mtimes = self._stat()
         for section in self.query(MemorySection):
             target = section.target
-            section.show(self.store.entries(target), self.store.usage(target), self.in_snapshot)
+            entries = self.store.entries(target)
+            view = build_prompt_view(target, entries, self.store.limits[target])
+            section.show(entries, Usage.of(entries, self.store.limits[target]), self.in_snapshot, view)

@@ -22,6 +22,7 @@ from engine import clock
 from engine.store import SessionDB
 from engine.store.models import Session, TreeNode
 from hermes_tui.formatting import relative_time
+from hermes_tui.untrusted import visible_line
 
 PAGE_SIZE = 40
 TOGGLE_STYLE = Style.from_meta({"toggle": True})  # what Tree reads to expand on click
@@ -46,10 +47,11 @@ def session_label(session: Session, parent: Session | None, now: float, colors: 
     if edge:
         compressed = parent is not None and parent.end_reason == "compression"
         text.append(edge, style=f"bold {colors['accent']}" if compressed else f"italic {colors['secondary']}")
-    text.append(session.title or "(untitled)", style="bold" if session.title else "dim italic")
+    text.append(visible_line(session.title or "(untitled)"), style="bold" if session.title else "dim italic")
     if session.end_reason:
-        text.append(f"  [{session.end_reason}]", style=colors["warning"] if session.end_reason == "compression" else "dim")
-    text.append(f"  {session.source}", style=colors["primary"])
+        reason = visible_line(session.end_reason)
+        text.append(f"  [{reason}]", style=colors["warning"] if session.end_reason == "compression" else "dim")
+    text.append(f"  {visible_line(session.source)}", style=colors["primary"])
     ended = relative_time(session.ended_at, now) if session.ended_at is not None else "open"
     text.append(f"  {relative_time(session.started_at, now)} → {ended}", style="dim")
     tokens = session.input_tokens + session.output_tokens
@@ -195,7 +197,8 @@ class SessionTree(Tree[Session | None]):
 
 
 def _add(parent: UINode[Session | None], lineage: TreeNode) -> None:
-    node = parent.add(lineage.session.id, data=lineage.session, expand=True, allow_expand=bool(lineage.children))
+    label = Text(lineage.session.id)  # a str label would be parsed as markup; render_label draws the row
+    node = parent.add(label, data=lineage.session, expand=True, allow_expand=bool(lineage.children))
     for child in lineage.children:
         _add(node, child)
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from textual.content import Content
 from textual.widgets import Static
+
+from hermes_tui.widgets.literal import literal_line
 
 
 @dataclass(frozen=True)
@@ -37,15 +40,18 @@ def context_pct(prompt_tokens: int | None, window: int) -> str:
     return f"{min(100, int(prompt_tokens / window * 100))}%"
 
 
-def render_status(info: StatusInfo) -> str:
+def render_status(info: StatusInfo) -> Content:
+    """The line as content: the model label (config) and the title (the store, or the model's
+    auto-title) are data, so they are literal; only our own labels carry styles."""
     pct = context_pct(info.prompt_tokens, info.context_window)
     approval = "on" if info.write_approval else "off"
-    pending = f"[b $warning]{info.pending} pending[/]" if info.pending else "0 pending"
-    busy = "[b $accent]● streaming[/] │ " if info.busy else ""
-    return (
-        f"{busy}[b]{info.model_label}[/] │ {info.session} │ ctx {pct} of {compact(info.context_window)}"
-        f" │ ↑{compact(info.input_tokens)} ↓{compact(info.output_tokens)}"
-        f" │ cached {compact(info.cache_read_tokens)} │ approval {approval} │ {pending}"
+    pending = (f"{info.pending} pending", "bold $warning") if info.pending else "0 pending"
+    busy = Content.assemble(("● streaming", "bold $accent"), " │ ") if info.busy else ""
+    return Content.assemble(
+        busy, literal_line(info.model_label, "bold"), " │ ", literal_line(info.session),
+        f" │ ctx {pct} of {compact(info.context_window)}",
+        f" │ ↑{compact(info.input_tokens)} ↓{compact(info.output_tokens)}",
+        f" │ cached {compact(info.cache_read_tokens)} │ approval {approval} │ ", pending,
     )
 
 

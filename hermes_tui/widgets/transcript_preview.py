@@ -11,10 +11,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual import work
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from engine.store import SessionDB, StoredMessage
 from hermes_tui.formatting import utc_text
+from hermes_tui.untrusted import visible, visible_line
+from hermes_tui.widgets.literal import literal_line
 
 PAGE = 40
 MESSAGE_CHARS = 1_500  # a preview, not the full text: very long tool outputs are cut
@@ -23,9 +26,9 @@ FOCUS_PAGES = 50  # how far (in pages) to look for a focused message before givi
 
 def message_text(message: StoredMessage) -> Text:
     """Role and time on one line, then the content (tool calls named, long content cut)."""
-    head = Text(f"{message.role}", style="bold")
+    head = Text(visible_line(message.role), style="bold")
     if message.tool_name:
-        head.append(f" · {message.tool_name}", style="italic")
+        head.append(f" · {visible_line(message.tool_name)}", style="italic")
     head.append(f"  {utc_text(message.timestamp)}", style="dim")
     body = (message.content or "").strip()
     if message.tool_calls:
@@ -33,7 +36,7 @@ def message_text(message: StoredMessage) -> Text:
         body = f"{body}\n→ calls {names}".strip()
     if len(body) > MESSAGE_CHARS:
         body = body[:MESSAGE_CHARS] + " …"
-    return Text.assemble(head, "\n", body or Text("(empty)", style="dim italic"))
+    return Text.assemble(head, "\n", visible(body) or Text("(empty)", style="dim italic"))
 
 
 class TranscriptPreview(VerticalScroll, can_focus=True):
@@ -61,7 +64,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         """Replace the content with the first page of ``session_id`` (``None`` clears it)."""
         self.session_id, self.loaded, self.exhausted = session_id, 0, session_id is None
         self.focus_message_id = focus_message_id
-        self.border_title = title
+        self.border_title = literal_line(title)  # a str border title would be parsed as markup
         self.remove_children()
         if session_id is not None:
             self._load(session_id, 0, FOCUS_PAGES if focus_message_id is not None else 1)
@@ -95,7 +98,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         if not more and self.loaded == 0:
             widgets.append(Static("no messages", id="preview-status"))
         elif more:
-            widgets.append(Static(f"⋯ {self.loaded} shown — scroll for more", id="preview-status"))
+            widgets.append(Static(Content(f"⋯ {self.loaded} shown — scroll for more"), id="preview-status"))
         self.mount_all(widgets)
         target = next((w for w in widgets if w.has_class("focused-match")), None)
         if target is not None:

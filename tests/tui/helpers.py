@@ -10,6 +10,7 @@ from typing import Callable
 
 import yaml
 from rich.console import Console
+from rich.segment import Segment
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -33,14 +34,19 @@ def write_config(home: Path, llm: LoopbackLLM, **memory: object) -> None:
     (home / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
 
 
-def make_app(home: Path, *, approval_timeout: float = 120.0, resume: str | None = None,
-             welcome: str | None = None) -> HermesApp:
-    """The real app over the real Agent and store; close with ``close_app``."""
+def make_app(home: Path, *, approval_timeout: float = 120.0, approval_idle: float = 0.0,
+             resume: str | None = None, welcome: str | None = None) -> HermesApp:
+    """The real app over the real Agent and store; close with ``close_app``.
+
+    The inline approval prompt takes focus at once (``approval_idle=0``) unless a test is about
+    the wait for a pause in typing.
+    """
     config = load_config(home)
     db = SessionDB.open_home(home)
     return HermesApp(
         lambda ask: Agent.start(config, db, ask_approval=ask, resume=resume, cwd=home),
         approval_timeout=approval_timeout,
+        approval_idle=approval_idle,
         welcome=welcome,
     )
 
@@ -91,10 +97,18 @@ def screen_text(app: App) -> str:
     return console.export_text()
 
 
+def terminal_frame(app: App) -> tuple[str, list[list[Segment]]]:
+    """The top screen as the driver would receive it: the bytes for the terminal, and the segments
+    (with their styles' meta, where action links live) line by line."""
+    update = app.screen._compositor.render_update(full=True, screen_stack=[])
+    lines = [[segment for strip in line for segment in strip] for line in update.strips]
+    return update.render_segments(app.console), lines
+
+
 async def type_text(pilot: Pilot, text: str) -> None:
     """Type into the focused prompt (space as a key name, as Pilot needs)."""
     await pilot.press(*["space" if ch == " " else ch for ch in text])
 
 
-__all__ = ["FIXED_NOW", "SIZE", "close_app", "make_app", "ready", "screen_text", "settle", "type_text",
-           "wait_until", "write_config"]
+__all__ = ["FIXED_NOW", "SIZE", "close_app", "make_app", "ready", "screen_text", "settle", "terminal_frame",
+           "type_text", "wait_until", "write_config"]

@@ -149,11 +149,11 @@ async def test_approve_and_reject_from_the_queue(upstream_home: Path) -> None:
         assert app.main.approvals.count == 2
         assert "2 pending" in screen_text(app)
         await pilot.press("f3")
-        await pilot.press("a")  # the oldest: the [auto] add to memory
+        await pilot.press("enter")  # the oldest: the [auto] add to memory
         await wait_until(pilot, lambda: app.main.approvals.count == 1)
         assert "migrated the database from MySQL to PostgreSQL" in "\n".join(MemoryStore(upstream_home / "memories").entries("memory"))
         assert any("migrated the database" in e for e in app.main.query_one("#memory-memory").entries)
-        await pilot.press("r")
+        await pilot.press("delete")
         await wait_until(pilot, lambda: app.main.approvals.count == 0)
         assert "0 pending" in screen_text(app)
     close_app(app)

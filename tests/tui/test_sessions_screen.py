@@ -11,7 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from engine.store import SessionDB
-from hermes_tui.screens.sessions import ConfirmDelete, RenameSession, SessionsScreen
+from hermes_tui.screens.confirm import Confirm
+from hermes_tui.screens.sessions import RenameSession, SessionsScreen
 from hermes_tui.widgets.session_tree import COMPRESSION_EDGE, BRANCH_EDGE, LineageFilter, LineagePager, SessionTree
 from tests.tui.helpers import SIZE, screen_text, wait_until
 
@@ -136,14 +137,14 @@ async def test_delete_asks_first_and_removes_from_state_db(db: SessionDB) -> Non
     async with app.run_test(size=SIZE) as pilot:
         tree = await loaded(pilot, 12)
         tree.select_session(SECOND)
-        await press_for(pilot, "d", ConfirmDelete)
+        await press_for(pilot, "d", Confirm)
         shown = screen_text(app)
         assert "3 messages are removed" in shown and TIP in shown
         await pilot.press("n")  # keep it
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
         assert db.get_session(SECOND) is not None
 
-        await press_for(pilot, "d", ConfirmDelete)
+        await press_for(pilot, "d", Confirm)
         await pilot.press("y")
         await wait_until(pilot, lambda: db.get_session(SECOND) is None)
         tree = await loaded(pilot, 11)
