@@ -104,7 +104,8 @@ async def take(name: str, shot: Shot, out: Path) -> Path:
     with demo_home(tokens_per_second=None) as demo:
         config = load_config(demo.home)
         db = SessionDB.open_home(demo.home)
-        app = HermesApp(lambda ask: Agent.start(config, db, ask_approval=ask, cwd=demo.home))
+        # The inline approval prompt is shown as it looks once it has taken focus.
+        app = HermesApp(lambda ask: Agent.start(config, db, ask_approval=ask, cwd=demo.home), approval_idle=0.0)
         try:
             async with app.run_test(size=SIZE) as pilot:
                 register_themes(app, demo.home)

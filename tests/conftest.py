@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+import yaml
 
 from engine import clock
+from hermes_tui.loopback_llm import LoopbackLLM, Reply
 
 FIXTURE_HOME = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "upstream_home_v22"
 FIXED_NOW = 1_796_040_000.0  # 2026-11-30 12:00 UTC: the day after the fixture's newest activity
@@ -33,3 +35,20 @@ def fixed_clock() -> Iterator[float]:
     clock.set_clock(lambda: FIXED_NOW)
     yield FIXED_NOW
     clock.set_clock(None)
+
+
+@pytest.fixture
+def notes_llm() -> Iterator[LoopbackLLM]:
+    """A loopback model whose side calls (titles, reviews) answer "Notes"."""
+    with LoopbackLLM(side_responder=lambda _body: Reply(text="Notes")) as server:
+        yield server
+
+
+@pytest.fixture
+def loopback_home(tmp_path: Path, notes_llm: LoopbackLLM) -> Path:
+    """An empty home whose model is ``notes_llm`` (OpenAI wire format), for whole-turn tests."""
+    home = tmp_path / "home"
+    home.mkdir()
+    config = {"model": {"provider": "openai", "name": "test-model", "base_url": notes_llm.base_url_openai}}
+    (home / "config.yaml").write_text(yaml.safe_dump(config))
+    return home
