@@ -70,6 +70,8 @@ def hostile_home(tmp_path: Path, title_llm: LoopbackLLM) -> Path:
                        + [{"role": "assistant", "content": f"deploy reply {v}"} for v in VALUES])
     marked = db.create_session(source="cli", model="gpt-4o", title=MARKUP_TITLE)
     db.append_messages(marked, [{"role": "user", "content": "deploy " + LONG_LINE}])
+    linked = db.create_session(source="cli", model="gpt-4o", title=HOSTILE["link"])
+    db.append_messages(linked, [{"role": "user", "content": "a link title"}])
     db.close()
     with sqlite3.connect(home / "state.db") as conn:  # another program wrote a title with escapes
         conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (ESCAPE_TITLE, escaped))
@@ -110,6 +112,16 @@ async def test_the_app_starts_and_shows_every_stored_string_literally(hostile_ho
         assert "replace in user" in preview and visible(VALUES[0]) in preview
         chat = " ".join(shown(w) for w in app.main.chat.query(".user-message"))
         assert visible(HOSTILE["csi wipe"]) in chat
+    close_app(app)
+
+
+async def test_resuming_a_session_titled_with_markup_by_its_title(hostile_home: Path) -> None:
+    app = make_app(hostile_home, resume=HOSTILE["link"])  # hermes-tui -r '[link=https://x.example]t[/]'
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot)
+        assert app.agent.title == HOSTILE["link"]
+        assert HOSTILE["link"] in shown(app.main.status)
+        assert_clean(app)
     close_app(app)
 
 
