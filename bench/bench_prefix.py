@@ -13,7 +13,7 @@ Beside them, a naive baseline built from the same transcripts: system prompt reb
 from live memory with the recall in it, and random ids for tool calls the provider sent without.
 Also: ``chat -q`` start-up wall time against the loopback model, and last byte → exit.
 
-Run: ``.venv/bin/python bench/bench_prefix.py`` (about a minute).
+Run: ``.venv/bin/python -m bench.bench_prefix`` (about a minute).
 """
 
 from __future__ import annotations
@@ -33,14 +33,13 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from engine.agent import Agent  # noqa: E402
-from engine.config import load_config  # noqa: E402
-from engine.memory import MemoryStore  # noqa: E402
-from engine.store import SessionDB  # noqa: E402
-from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec  # noqa: E402
-from hermes_tui.loopback_llm.script import common_prefix_len  # noqa: E402
+from engine.agent import Agent
+from engine.config import load_config
+from engine.memory import MemoryStore
+from engine.store import SessionDB
+from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
+from hermes_tui.loopback_llm.script import common_prefix_len
 
 TURNS = 30
 RESUME_TURN = 15

@@ -9,7 +9,7 @@ Times are this thread's CPU time (``time.thread_time``), best of several repetit
 shared machine wall time also counts the slices other processes take, which lands more often
 on a 100 ms run than on a 1 ms one and inflates the ratio on its own.
 
-Run: ``.venv/bin/python bench/bench_redact.py [--write]`` (``--write`` updates
+Run: ``.venv/bin/python -m bench.bench_redact [--write]`` (``--write`` updates
 ``bench/results/redact.md``).
 """
 
@@ -21,9 +21,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.security.redact import redact  # noqa: E402
+from bench.timing import best_of
+from engine.security.redact import redact
 
 MB = 1_000_000
 REPEATS = 5
@@ -61,12 +60,7 @@ def _fill(unit: str, size: int) -> str:
 
 
 def _best(text: str, repeats: int = REPEATS) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.thread_time()
-        redact(text)
-        best = min(best, time.thread_time() - start)
-    return best
+    return best_of(lambda: redact(text), repeats, clock=time.thread_time)
 
 
 def run() -> list[str]:

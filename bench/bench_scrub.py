@@ -1,6 +1,6 @@
 """Scrubber throughput: StreamingContextScrubber at 1-, 16- and 256-char chunks vs re.sub over the whole text.
 
-Run: .venv/bin/python bench/bench_scrub.py [--mb 2]
+Run: .venv/bin/python -m bench.bench_scrub [--mb 2]
 Upstream Hermes' scrubber does 0.95 / 5.7 / 64 MB/s at 1 / 16 / 256-char chunks on this machine
 class; the target is at least twice that. The ratio column compares with ``sanitize_context``
 (one ``re.sub``) over the joined text, measured in the same run.
@@ -11,13 +11,10 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.scrub import StreamingContextScrubber, build_recall_fence, sanitize_context  # noqa: E402
+from bench.timing import best_of
+from engine.scrub import StreamingContextScrubber, build_recall_fence, sanitize_context
 
 UPSTREAM_MBS = {1: 0.95, 16: 5.7, 256: 64.0}
 
@@ -53,15 +50,6 @@ class _NoopScrubber:
         return chunk
 
 
-def best_of(runs: int, fn) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mb", type=float, default=2.0, help="size of the sample text in MB")
@@ -76,7 +64,7 @@ def main() -> None:
 def run_sample(text: str, label: str, runs: int) -> None:
     size_mb = len(text.encode()) / 1e6
     expected = sanitize_context(text)
-    whole = best_of(runs, lambda: sanitize_context(text))
+    whole = best_of(lambda: sanitize_context(text), runs)
     print(f"\n## {label}: {size_mb:.2f} MB, {text.count('<') / len(text) * 1000:.1f} '<' per 1,000 chars")
     print(f"re.sub over the joined text (sanitize_context): {size_mb / whole:.1f} MB/s\n")
     print("| chunk | MB/s | upstream MB/s | × upstream | stream time ÷ re.sub time | no-op feed MB/s (harness ceiling) |")
@@ -94,8 +82,8 @@ def run_sample(text: str, label: str, runs: int) -> None:
             return "".join([feed(c) for c in chunks])
 
         assert run() == expected, f"streamed output differs from sanitize_context at {size}-char chunks"
-        elapsed = best_of(runs, run)
-        ceiling = size_mb / best_of(runs, noop)
+        elapsed = best_of(run, runs)
+        ceiling = size_mb / best_of(noop, runs)
         mbs = size_mb / elapsed
         print(f"| {size} | {mbs:.2f} | {UPSTREAM_MBS[size]} | {mbs / UPSTREAM_MBS[size]:.1f}× | {elapsed / whole:.2f} "
               f"| {ceiling:.1f} |")

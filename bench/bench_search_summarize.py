@@ -4,7 +4,7 @@ The loopback fake model answers every summary request after a fixed delay (200 m
 so the figures measure our overhead and whether the per-session calls overlap:
 3 sessions should cost about as long as 1 (target ≤ 1.5×).
 
-    .venv/bin/python bench/bench_search_summarize.py [--delay 0.2] [--sessions 2000] [--runs 7]
+    .venv/bin/python -m bench.bench_search_summarize [--delay 0.2] [--sessions 2000] [--runs 7]
 """
 
 from __future__ import annotations
@@ -12,19 +12,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engine.providers import make_provider  # noqa: E402
-from engine.search import session_search  # noqa: E402
-from engine.store import SessionDB  # noqa: E402
-from hermes_tui.cli import main  # noqa: E402
-from hermes_tui.loopback_llm import LoopbackLLM, Reply  # noqa: E402
+from bench.timing import median_of
+from engine.providers import make_provider
+from engine.search import session_search
+from engine.store import SessionDB
+from hermes_tui.cli import main
+from hermes_tui.loopback_llm import LoopbackLLM, Reply
 
 QUERY = "kubernetes ingress"
 WORDS = "deploy cache tests release config docker build review schema logs metrics queue".split()
@@ -43,15 +40,6 @@ def build_home(home: Path, sessions: int, messages: int) -> None:
             batch.append({"role": "user" if m % 2 == 0 else "assistant", "content": f"{words} #{s}.{m}"})
         db.append_messages(sid, batch)
     db.close()
-
-
-def median_time(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def main_bench() -> None:
@@ -79,17 +67,17 @@ def main_bench() -> None:
         provider = make_provider({"provider": "openai", "name": "bench-model", "base_url": server.base_url_openai}, env={})
         session_search(db, QUERY, provider=provider, current_session_id=None, limit_sessions=1)
 
-        fts = median_time(lambda: db.search(QUERY, limit=50), args.runs * 3)
+        fts = median_of(lambda: db.search(QUERY, limit=50), args.runs * 3)
 
         def cli_summarize() -> None:
             with contextlib.redirect_stdout(io.StringIO()):
                 assert main(["--home", str(home), "search", QUERY, "--summarize", "--json"]) == 0
 
-        cli = median_time(cli_summarize, args.runs)
-        one = median_time(lambda: session_search(db, QUERY, provider=provider, current_session_id=None, limit_sessions=1), args.runs)
-        three = median_time(lambda: session_search(db, QUERY, provider=provider, current_session_id=None, limit_sessions=3), args.runs)
-        five = median_time(lambda: session_search(db, QUERY, provider=provider, current_session_id=None, limit_sessions=5), args.runs)
-        no_model = median_time(lambda: session_search(db, QUERY, provider=None, current_session_id=None, limit_sessions=3), args.runs)
+        cli = median_of(cli_summarize, args.runs)
+        one = median_of(lambda: session_search(db, QUERY, provider=provider, current_session_id=None, limit_sessions=1), args.runs)
+        three = median_of(lambda: session_search(db, QUERY, provider=provider, current_session_id=None, limit_sessions=3), args.runs)
+        five = median_of(lambda: session_search(db, QUERY, provider=provider, current_session_id=None, limit_sessions=5), args.runs)
+        no_model = median_of(lambda: session_search(db, QUERY, provider=None, current_session_id=None, limit_sessions=3), args.runs)
         db.close()
 
     print(f"fake model delay per request: {args.delay * 1000:.0f} ms; medians of {args.runs} runs")

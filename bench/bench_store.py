@@ -1,6 +1,6 @@
 """Session store benchmark: every figure is a ratio of two timings taken in the same run.
 
-Run: ``.venv/bin/python bench/bench_store.py`` (first run builds the synthetic home, ~2 min).
+Run: ``.venv/bin/python -m bench.bench_store`` (first run builds the synthetic home, ~2 min).
 """
 
 from __future__ import annotations
@@ -13,36 +13,25 @@ import random
 import shutil
 import sqlite3
 import statistics
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.synthetic_home import cached_home  # noqa: E402
-from engine.store import SessionDB  # noqa: E402
-from hermes_tui.cli import main  # noqa: E402
+from bench.synthetic_home import cached_home
+from bench.timing import median_of, percentile, run_times
+from engine.store import SessionDB
+from hermes_tui.cli import main
 
 REPEAT = 7
 
 
-def timed(fn: Callable[[], object]) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
-
-
-def best_of(fn: Callable[[], object], repeat: int = REPEAT) -> float:
+def warm_median(fn: Callable[[], object], repeat: int = REPEAT) -> float:
     """Median of ``repeat`` runs after one warm-up (page cache and statement cache warm)."""
-    fn()
-    return statistics.median(timed(fn) for _ in range(repeat))
+    return median_of(fn, repeat, warm_up=True)
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+def timed(fn: Callable[[], object]) -> float:
+    return run_times(fn, 1)[0]
 
 
 def query_classes(conn: sqlite3.Connection) -> dict[str, list[tuple[str, str, str]]]:
@@ -72,21 +61,21 @@ def bench_search(db: SessionDB, conn: sqlite3.Connection) -> list[str]:
         bare_t, ours_t = [], []
         for user_q, match, table in queries:
             bare_sql = f"SELECT rowid, content FROM {table} WHERE {table} MATCH ? ORDER BY rank LIMIT 20"
-            bare_t.append(best_of(lambda: conn.execute(bare_sql, (match,)).fetchall()))
-            ours_t.append(best_of(lambda: db.search(user_q, limit=20)))
+            bare_t.append(warm_median(lambda: conn.execute(bare_sql, (match,)).fetchall()))
+            ours_t.append(warm_median(lambda: db.search(user_q, limit=20)))
         all_bare += bare_t
         all_ours += ours_t
         lines.append(row(name, len(queries), bare_t, ours_t))
     lines.append(row("**all**", len(all_bare), all_bare, all_ours))
     # The same comparison query by query: the ratio of two medians can pair different queries.
     ratios = [o / b for o, b in zip(all_ours, all_bare)]
-    lines += ["", f"Per query (ours ÷ bare for the same terms, {len(ratios)} queries): p50 {pct(ratios, 50):.2f}×, "
-              f"p95 {pct(ratios, 95):.2f}×, max {max(ratios):.2f}×."]
+    lines += ["", f"Per query (ours ÷ bare for the same terms, {len(ratios)} queries): p50 {percentile(ratios, 50):.2f}×, "
+              f"p95 {percentile(ratios, 95):.2f}×, max {max(ratios):.2f}×."]
     return lines
 
 
 def row(name: str, n: int, bare: list[float], ours: list[float]) -> str:
-    b50, o50, b95, o95 = pct(bare, 50), pct(ours, 50), pct(bare, 95), pct(ours, 95)
+    b50, o50, b95, o95 = percentile(bare, 50), percentile(ours, 50), percentile(bare, 95), percentile(ours, 95)
     return (f"| {name} | {n} | {b50 * 1e3:.2f} | {o50 * 1e3:.2f} | {o50 / b50:.2f}× | {b95 * 1e3:.2f} | "
             f"{o95 * 1e3:.2f} | {o95 / b95:.2f}× |")
 
@@ -101,9 +90,9 @@ def bench_short_cjk(db: SessionDB, conn: sqlite3.Connection) -> list[str]:
              "|---|---|---|---|---|---|"]
     ratios = []
     for q in ["迁", "支付", "库", "延迟", "令牌", "补丁", "龙", "不存"]:
-        scan = best_of(lambda: conn.execute(scan_sql, (f"%{q}%",)).fetchall(), 3)
-        walk = best_of(lambda: conn.execute(walk_sql, (f"%{q}%",)).fetchall(), 3)
-        ours = best_of(lambda: db.search(q, limit=20))
+        scan = warm_median(lambda: conn.execute(scan_sql, (f"%{q}%",)).fetchall(), 3)
+        walk = warm_median(lambda: conn.execute(walk_sql, (f"%{q}%",)).fetchall(), 3)
+        ours = warm_median(lambda: db.search(q, limit=20))
         ratios.append(ours / scan)
         lines.append(f"| {q} | {scan * 1e3:.1f} | {walk * 1e3:.2f} | {ours * 1e3:.2f} | {ours / scan:.3f}× | "
                      f"{ours / walk:.2f}× |")
@@ -140,7 +129,7 @@ def bench_append_tail(db: SessionDB, label: str, count: int = 20_000) -> str:
     for i in range(count):
         text = f"tail message {i} {rng.choice(['deploy', 'fix', '部署测试', 'latency'])}"
         times.append(timed(lambda: db.append_messages(sid, [{"role": "user", "content": text}])))
-    p50, p999, worst = pct(times, 50), pct(times, 99.9), max(times)
+    p50, p999, worst = percentile(times, 50), percentile(times, 99.9), max(times)
     slow = sum(t > 10 * p50 for t in times)
     return (f"| {count:,} single appends, {label} | p50 {p50 * 1e3:.3f} ms | p99.9 {p999 * 1e3:.3f} ms "
             f"(max {worst * 1e3:.1f} ms; {slow} appends > 10× p50) | {p999 / p50:.2f}× |")
@@ -169,8 +158,8 @@ def bench_list(big_home: Path, empty_home: Path) -> str:
         with contextlib.redirect_stdout(io.StringIO()):
             assert main(["--home", str(home), "sessions", "list", "--limit", "20"]) == 0
 
-    empty = best_of(lambda: run(empty_home), 15)
-    big = best_of(lambda: run(big_home), 15)
+    empty = warm_median(lambda: run(empty_home), 15)
+    big = warm_median(lambda: run(big_home), 15)
     return f"| `sessions list --limit 20` | empty: {empty * 1e3:.2f} ms | big: {big * 1e3:.2f} ms | {big / empty:.2f}× |"
 
 

@@ -7,7 +7,7 @@
    synthetic 10,000-session home (ratio, target ≤ 1.5×).
 3. Typing latency in tmux (keypress → echo) with a 500-message session open vs a new session.
 
-Run: ``.venv/bin/python bench/bench_tui.py [--stream-only | --launch-only]`` (about two minutes).
+Run: ``.venv/bin/python -m bench.bench_tui [--stream-only | --launch-only]`` (about two minutes).
 """
 
 from __future__ import annotations
@@ -22,13 +22,19 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from bench.synthetic_home import cached_home  # noqa: E402
-from engine.events import TextDelta  # noqa: E402
-from engine.store import SessionDB  # noqa: E402
-from hermes_tui.loopback_llm import LoopbackLLM, Reply  # noqa: E402
-from tests.tui.helpers import close_app, make_app, ready, screen_text, settle, write_config  # noqa: E402
+from bench.synthetic_home import cached_home
+from engine.events import TextDelta
+from engine.store import SessionDB
+from hermes_tui.loopback_llm import LoopbackLLM, Reply
+from tests.tui.helpers import (
+    close_app,
+    make_app,
+    ready,
+    screen_text,
+    settle,
+    write_config,
+)
 
 HERMES = ROOT / ".venv" / "bin" / "hermes-tui"
 TOKENS = 4_000
@@ -65,7 +71,8 @@ class RemoteLLM:
     def __init__(self, reply: str, tokens_per_second: int, folder: Path) -> None:
         reply_file = folder / "reply.md"
         reply_file.write_text(reply, encoding="utf-8")
-        self.process = subprocess.Popen([sys.executable, __file__, "--serve", str(reply_file), str(tokens_per_second)],
+        self.process = subprocess.Popen([sys.executable, "-m", "bench.bench_tui", "--serve", str(reply_file),
+                                         str(tokens_per_second)], cwd=ROOT,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         self.base_url_openai = f"http://127.0.0.1:{int(self.process.stdout.readline())}/v1"

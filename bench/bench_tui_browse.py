@@ -1,6 +1,6 @@
 """Browse bench: session-tree open time and search keystroke-to-results time, big home vs small home.
 
-    .venv/bin/python bench/bench_tui_browse.py [--repeat N]
+    .venv/bin/python -m bench.bench_tui_browse [--repeat N]
 
 Both screens run headless (``App.run_test``) over a 10,000-session / 200,000-message synthetic home
 and over a 10-session / 100-message one; the figure that matters is the ratio between the two in
@@ -14,21 +14,18 @@ import argparse
 import asyncio
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from textual.app import App
+from textual.widgets import Input
 
-from textual.app import App  # noqa: E402
-from textual.widgets import Input  # noqa: E402
-
-from bench.synthetic_home import build_home, cached_home  # noqa: E402
-from engine.store import SessionDB  # noqa: E402
-from hermes_tui.screens.search import SearchScreen  # noqa: E402
-from hermes_tui.screens.sessions import SessionsScreen  # noqa: E402
+from bench.synthetic_home import build_home, cached_home
+from engine.store import SessionDB
+from hermes_tui.screens.search import SearchScreen
+from hermes_tui.screens.sessions import SessionsScreen
 
 SIZE = (140, 40)
 QUERIES = ("deploy", "kubernetes error", "schema*", "支付服务", "迁移")

@@ -22,8 +22,8 @@ def main() -> None:
         f"Measured on {os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()} "
         "(the project's CI machine class). Each section names its script and date; targets are ratios "
         "measured within one run, so they hold on a loaded machine where absolute times do not.\n"
-        "Regenerate a section with `.venv/bin/python bench/<script>.py`, then this page with "
-        "`.venv/bin/python bench/collect_results.py`.\n"
+        "Regenerate a section with `.venv/bin/python -m bench.<script>`, then this page with "
+        "`.venv/bin/python -m bench.collect_results`.\n"
     )
     body = "\n".join(sections[n].read_text(encoding="utf-8").replace("\n# ", "\n## ").replace("# ", "## ", 1) for n in names)
     (BENCH / "RESULTS.md").write_text(header + "\n" + body, encoding="utf-8")

@@ -9,12 +9,9 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engine.store import SessionDB  # noqa: E402
+from engine.store import SessionDB
 
 CACHE = Path(__file__).resolve().parent / "_data"
 WORDS = (

@@ -1,4 +1,8 @@
-"""The footer shows its keys in the first compose and rebuilds once per burst of binding changes."""
+"""The footer shows its keys with the first frame and follows later binding changes.
+
+How often it recomposes is an implementation detail (the launch bench measures what it costs);
+what a person sees is tested here.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 from hermes_tui.widgets.footer import CoalescingFooter
+from tests.tui.helpers import wait_until
 
 
 class FooterApp(App):
@@ -16,7 +21,6 @@ class FooterApp(App):
     def __init__(self) -> None:
         super().__init__()
         self.keys_at_mount: list[str] = []
-        self.recomposes = 0
         self.show_later = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -27,15 +31,7 @@ class FooterApp(App):
         yield CoalescingFooter()
 
     def on_mount(self) -> None:
-        footer = self.query_one(CoalescingFooter)
-        self.keys_at_mount = [key.key for key in footer.query(FooterKey)]
-        original = footer.recompose
-
-        async def counted() -> None:
-            self.recomposes += 1
-            await original()
-
-        footer.recompose = counted  # type: ignore[method-assign]
+        self.keys_at_mount = [key.key for key in self.query_one(CoalescingFooter).query(FooterKey)]
 
 
 async def test_keys_are_in_the_first_compose_before_any_bindings_signal() -> None:
@@ -46,28 +42,14 @@ async def test_keys_are_in_the_first_compose_before_any_bindings_signal() -> Non
         assert "ctrl+p" in app.keys_at_mount  # the palette key, drawn with the first frame
 
 
-async def test_a_burst_of_binding_changes_recomposes_once() -> None:
-    app = FooterApp()
-    async with app.run_test() as pilot:
-        await pilot.pause()
-        app.recomposes = 0
-        for _ in range(5):
-            app.screen.refresh_bindings()
-        await pilot.pause()
-        await pilot.pause()
-        assert app.recomposes == 1
-        footer = app.query_one(CoalescingFooter)
-        assert [key.key for key in footer.query(FooterKey)] == app.keys_at_mount
-
-
-async def test_a_change_after_the_recompose_is_shown() -> None:
+async def test_a_burst_of_binding_changes_ends_with_the_keys_of_the_last() -> None:
     app = FooterApp()
     async with app.run_test() as pilot:
         await pilot.pause()
         assert "f9" not in app.keys_at_mount
-        app.show_later = True
-        app.screen.refresh_bindings()
-        await pilot.pause()
-        await pilot.pause()
         footer = app.query_one(CoalescingFooter)
-        assert "f9" in [key.key for key in footer.query(FooterKey)]
+        for show in (True, False, True):
+            app.show_later = show
+            app.screen.refresh_bindings()
+        await wait_until(pilot, lambda: "f9" in [key.key for key in footer.query(FooterKey)])
+        assert {"f7", "ctrl+p"} <= {key.key for key in footer.query(FooterKey)}
