@@ -30,7 +30,7 @@ from engine.tokens import content_text  # noqa: E402
 SYSTEM_PROMPT = "You are Hermes, a careful coding agent.\n" * 40
 PATH_STYLES = [
     "src/{}.py", "~/code/{}", "/etc/{}/config.yaml", "docs/{}.md", "./scripts/{}.sh",
-    "web/src/{}.tsx", "{}_notes.txt", "../shared/{}/schema.sql",
+    "web/src/{}.tsx", "{}_notes.txt", "../common/{}/schema.sql",
 ]
 TOPICS = ["billing", "auth", "search", "ingest", "render", "payments", "cache", "queue", "mailer", "reports"]
 CJK_ASK = "请检查这个模块的日志并修复错误，然后告诉我结果。"

@@ -49,7 +49,9 @@ def fill(parts: list[str], size: int) -> str:
 def mixed_text(size: int, benign: list[str]) -> str:
     """Memory-like entries interleaved with the project's own code and docs (context-file-like)."""
     sources = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "engine").rglob("*.py"))]
-    sources.append((ROOT.parent / "shared" / "DESIGN.md").read_text(encoding="utf-8"))
+    # Prose as well as code, all from this repo: the README and the scanner package's docstring
+    # (the bench once read a design note from outside the checkout).
+    sources += [(ROOT / "README.md").read_text(encoding="utf-8"), sys.modules["engine.security"].__doc__ or ""]
     parts = []
     for i, src in enumerate(sources):
         parts.append(src)

@@ -13,8 +13,11 @@ import yaml
 from engine import clock
 from hermes_tui.loopback_llm import LoopbackLLM, Reply
 
-FIXTURE_HOME = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "upstream_home_v22"
-FIXED_NOW = 1_796_040_000.0  # 2026-11-30 12:00 UTC: the day after the fixture's newest activity
+# A home written by upstream Hermes Agent 0.19.0 (scripts/make_upstream_fixture.py; see its README).
+FIXTURE_HOME = Path(__file__).resolve().parent / "fixtures" / "upstream_home_v22"
+# The one pinned "now" of the whole suite: 2026-11-30 12:00 UTC, a day after the fixture's newest
+# activity (its last session, 2026-11-29 08:00, and its two pending writes, 08:01 and 08:03:30).
+FIXED_NOW = 1_796_040_000.0
 
 
 def copy_home(dest: Path) -> Path:

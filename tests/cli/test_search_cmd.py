@@ -17,24 +17,24 @@ def run(home: Path, *args: str) -> int:
 
 
 def test_json_shape(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(upstream_home, "迁移", "--json") == 0
+    assert run(upstream_home, "告警", "--json") == 0
     hits = json.loads(capsys.readouterr().out)
-    assert {h["lineage_root"] for h in hits} == {"20261101_090000_a1a1a1"}
+    assert {h["lineage_root"] for h in hits} == {"20261102_083000_3fa9c1"}
     assert set(hits[0]) == {"session_id", "lineage_root", "title", "message_id", "role", "snippet", "timestamp"}
-    assert all(">>>迁移<<<" in h["snippet"] for h in hits)
+    assert all(">>>告警<<<" in h["snippet"] for h in hits)
 
 
 def test_grouped_human_output(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(upstream_home, "decorators", "--limit", "3") == 0
+    assert run(upstream_home, "heredoc", "--limit", "3") == 0
     out = capsys.readouterr().out
-    assert out.count("[20260801_") == 3  # one header per lineage
-    assert "**decorators**" in out and "3 months ago" in out
+    assert out.count("[202608") == 3  # one header per lineage
+    assert "**heredoc**" in out and "3 months ago" in out
 
 
 def test_multi_word_and_limit(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(upstream_home, "probe", "tcp", "--json", "--limit", "5") == 0
+    assert run(upstream_home, "challenge", "dns", "--json", "--limit", "5") == 0
     [hit] = json.loads(capsys.readouterr().out)
-    assert hit["session_id"] == "20261110_150000_e5e5e5"
+    assert hit["session_id"] == "20261112_152000_e6f3a8"
 
 
 @pytest.mark.parametrize("query", ['"unbalanced', "AND", "foo(", "*", "NOT", "c++", "支", "x" * 10_000])

@@ -17,7 +17,8 @@ from engine.store import SessionDB
 from hermes_tui.cli import main
 
 pytestmark = pytest.mark.usefixtures("fixed_clock")
-ROOT, TIP = "20261101_090000_a1a1a1", "20261101_093000_c3c3c3"
+ROOT, TIP = "20261102_083000_3fa9c1", "20261102_091401_c07b5d"
+CERT = "20261112_140000_b41e09"  # "Certificate renewal": the session with a tool call, later branched
 
 
 def run(home: Path, *args: str) -> int:
@@ -34,7 +35,7 @@ def test_list_human_table(upstream_home: Path, capsys: pytest.CaptureFixture[str
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["Title", "Preview", "Last", "active", "ID"]
     assert len(lines) == 5
-    assert lines[2].startswith("Go metrics exporter") and lines[2].endswith("20261129_200000_a7a7a7")
+    assert lines[2].startswith("Backup script review") and lines[2].endswith("20261129_080000_7e2a90")
     assert "yesterday" in lines[2]
     assert lines[3].startswith("—  ")  # untitled
 
@@ -48,11 +49,11 @@ def test_list_json(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_show(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(upstream_home, "sessions", "show", "20261110_140000_d4d4d4") == 0
+    assert run(upstream_home, "sessions", "show", CERT) == 0
     out = capsys.readouterr().out
-    assert "Release checklist  20261110_140000_d4d4d4" in out
-    assert '→ terminal({"command": "kubectl get pods -n staging"})' in out and "[tool terminal]" in out
-    assert run(upstream_home, "sessions", "show", "迁移支付服务", "--json") == 0
+    assert f"Certificate renewal  {CERT}" in out
+    assert '→ terminal({"command": "systemctl status certbot.timer"})' in out and "[tool terminal]" in out
+    assert run(upstream_home, "sessions", "show", "整理告警规则", "--json") == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["session"]["id"] == TIP and [m["role"] for m in shown["messages"]] == ["user", "assistant"]
 
@@ -65,24 +66,24 @@ def test_tree(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(upstream_home, "sessions", "tree", "--json") == 0
     assert len(json.loads(capsys.readouterr().out)) == 9
     assert run(upstream_home, "sessions", "tree") == 0
-    assert f"   └─ 迁移支付服务 #3  {TIP} [open]" in capsys.readouterr().out
+    assert f"   └─ 整理告警规则 #3  {TIP} [open]" in capsys.readouterr().out
 
 
 def test_rename(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(upstream_home, "sessions", "rename", "20261125_080000_f6f6f6", "Grafana\u202e look") == 0
-    assert "'Grafana look'" in capsys.readouterr().out
-    assert run(upstream_home, "sessions", "rename", "20261125_080000_f6f6f6", "Release checklist") == 1
-    assert "already used by session 20261110_140000_d4d4d4" in capsys.readouterr().err
+    assert run(upstream_home, "sessions", "rename", "20261124_074500_9c4d2f", "Load\u202e balancer 502") == 0
+    assert "'Load balancer 502'" in capsys.readouterr().out
+    assert run(upstream_home, "sessions", "rename", "20261124_074500_9c4d2f", "Certificate renewal") == 1
+    assert f"already used by session {CERT}" in capsys.readouterr().err
 
 
 def test_export_to_file_and_stdout(upstream_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "backup.jsonl"
     assert run(upstream_home, "sessions", "export", str(out)) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 12 and json.loads(lines[0])["id"] == "20260801_100004_arc004"
+    assert len(lines) == 12 and json.loads(lines[0])["id"] == "20260818_091500_4a9e55"
     assert run(upstream_home, "sessions", "export", "-", "--session-id", TIP) == 0
     [line] = capsys.readouterr().out.splitlines()
-    assert json.loads(line)["messages"][0]["content"].startswith("把 CI")
+    assert json.loads(line)["messages"][0]["content"].startswith("把通知渠道")
     assert run(upstream_home, "sessions", "export", "-", "--source", "telegram") == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
 
@@ -99,7 +100,7 @@ def test_delete_refuses_without_yes_when_not_interactive(upstream_home: Path, ca
     before = _db_digest(upstream_home)
     assert run(upstream_home, "sessions", "delete", ROOT) == 1
     captured = capsys.readouterr()
-    assert "1 session(s), 4 message(s)" in captured.out and "20261101_091500_b2b2b2" in captured.out
+    assert "1 session(s), 4 message(s)" in captured.out and "20261102_085201_8d21e7" in captured.out
     assert "add -y" in captured.err
     assert _db_digest(upstream_home) == before
 

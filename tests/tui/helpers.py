@@ -19,8 +19,8 @@ from engine.config import load_config
 from engine.store import SessionDB
 from hermes_tui.app import HermesApp
 from hermes_tui.loopback_llm import LoopbackLLM
+from tests.conftest import FIXED_NOW  # the suite's one pinned clock, re-exported for the app tests
 
-FIXED_NOW = 1796015029.0  # one hour after the fixture's pending records were staged
 SIZE = (120, 36)
 
 

@@ -10,8 +10,8 @@ from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import SessionTree
 from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
 
-ROOT = "20261101_090000_a1a1a1"
-TIP = "20261101_093000_c3c3c3"
+ROOT = "20261102_083000_3fa9c1"
+TIP = "20261102_091401_c07b5d"
 
 
 async def test_f7_tree_enter_resumes_the_tip_of_the_lineage(upstream_home: Path, llm: LoopbackLLM) -> None:
@@ -26,7 +26,7 @@ async def test_f7_tree_enter_resumes_the_tip_of_the_lineage(upstream_home: Path,
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.agent.session_id == TIP and not app.busy)
         assert app.screen is app.main
-        assert "把 CI 也切换到 PostgreSQL 16 服务容器" in screen_text(app)
+        assert "把通知渠道也切到企业微信机器人" in screen_text(app)
     close_app(app)
 
 
@@ -37,8 +37,8 @@ async def test_ctrl_f_search_cjk_and_open_the_result(upstream_home: Path, llm: L
         await pilot.press("ctrl+f")
         await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen))
         screen = app.screen
-        await pilot.press("迁", "移")
-        await wait_until(pilot, lambda: screen.shown_query == "迁移" and screen.results.option_count > 1)
+        await pilot.press("告", "警")
+        await wait_until(pilot, lambda: screen.shown_query == "告警" and screen.results.option_count > 1)
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: app.agent.session_id == TIP and not app.busy)
         assert "Search match in" in screen_text(app)

@@ -151,8 +151,8 @@ async def test_approve_and_reject_from_the_queue(upstream_home: Path) -> None:
         await pilot.press("f3")
         await pilot.press("enter")  # the oldest: the [auto] add to memory
         await wait_until(pilot, lambda: app.main.approvals.count == 1)
-        assert "migrated the database from MySQL to PostgreSQL" in "\n".join(MemoryStore(upstream_home / "memories").entries("memory"))
-        assert any("migrated the database" in e for e in app.main.query_one("#memory-memory").entries)
+        assert "upgraded to Kubernetes 1.31" in "\n".join(MemoryStore(upstream_home / "memories").entries("memory"))
+        assert any("staging cluster was upgraded" in e for e in app.main.query_one("#memory-memory").entries)
         await pilot.press("delete")
         await wait_until(pilot, lambda: app.main.approvals.count == 0)
         assert "0 pending" in screen_text(app)

@@ -14,7 +14,7 @@ from hermes_tui.screens.search import SearchScreen, SearchTarget, order_groups
 from tests.tui.helpers import SIZE, screen_text, wait_until
 from tests.tui.test_sessions_screen import ScreenHost
 
-ROOT = "20261101_090000_a1a1a1"
+ROOT = "20261102_083000_3fa9c1"
 
 
 @pytest.fixture
@@ -43,34 +43,34 @@ def snapshot_query(snap_compare, db: SessionDB, text: str) -> bool:
 
 
 def test_snapshot_cjk_results(snap_compare, db: SessionDB) -> None:
-    assert snapshot_query(snap_compare, db, "支付")
+    assert snapshot_query(snap_compare, db, "规则")
 
 
 def test_snapshot_english_results(snap_compare, db: SessionDB) -> None:
-    assert snapshot_query(snap_compare, db, "postgres OR terraform")
+    assert snapshot_query(snap_compare, db, "webhook OR certbot")
 
 
 async def test_cjk_search_opens_the_matched_message(db: SessionDB) -> None:
     app = ScreenHost(lambda: SearchScreen(db))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await search_for(pilot, "支付")
+        screen = await search_for(pilot, "规则")
         assert screen.hits and all(h.lineage_root == ROOT for h in screen.hits)
-        assert "迁移支付服务" in screen_text(app)
+        assert "整理告警规则" in screen_text(app)
         await pilot.press("enter", "enter")  # to the results, then open the highlighted match
         await wait_until(pilot, lambda: app.result is not app.NOTHING)
     assert isinstance(app.result, SearchTarget)
     assert app.result.session_id == screen.hits[0].session_id
     assert app.result.message_id == screen.hits[0].message_id
-    assert "支付" in app.result.snippet
+    assert "规则" in app.result.snippet
 
 
 async def test_upstream_marker_word_and_empty_query(db: SessionDB) -> None:
     app = ScreenHost(lambda: SearchScreen(db))
     async with app.run_test(size=SIZE) as pilot:
         screen = await search_for(pilot, "")
-        assert "Recent sessions" in screen_text(app) and "Go metrics exporter" in screen_text(app)
-        screen = await search_for(pilot, "quokkamarker")
-        assert [h.session_id for h in screen.hits] == ["20261125_080000_f6f6f6"]
+        assert "Recent sessions" in screen_text(app) and "Backup script review" in screen_text(app)
+        screen = await search_for(pilot, "pangolinmark")
+        assert [h.session_id for h in screen.hits] == ["20261124_074500_9c4d2f"]
         screen = await search_for(pilot, "zzznothinglikethis")
         assert "No matches for 'zzznothinglikethis'" in screen_text(app)
 
@@ -79,16 +79,16 @@ async def test_stale_queries_never_overwrite_the_latest(db: SessionDB) -> None:
     app = ScreenHost(lambda: SearchScreen(db))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.shown_query == "")
-        await pilot.press(*"terraform")  # typed faster than the debounce: one search, for the whole word
-        await wait_until(pilot, lambda: app.screen.shown_query == "terraform")
+        await pilot.press(*"certbot")  # typed faster than the debounce: one search, for the whole word
+        await wait_until(pilot, lambda: app.screen.shown_query == "certbot")
         await pilot.pause(0.3)
-        assert app.screen.shown_query == "terraform" and app.screen.hits
+        assert app.screen.shown_query == "certbot" and app.screen.hits
 
 
 async def test_toggle_orders_by_newest(db: SessionDB) -> None:
     app = ScreenHost(lambda: SearchScreen(db))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await search_for(pilot, "postgres OR terraform OR python")
+        screen = await search_for(pilot, "webhook OR certbot OR heredoc")
         best = [h.lineage_root for h in screen.hits]
         await pilot.press("ctrl+o")
         assert screen.newest_first and "newest first" in screen_text(app)
@@ -113,7 +113,7 @@ async def test_summarize_runs_off_the_ui_thread_and_shows_the_result(db: Session
         await pilot.press("ctrl+s")  # nothing typed: a notice, no summary run
         await pilot.pause()
         assert asked == []
-        await search_for(pilot, "terraform")
+        await search_for(pilot, "certbot")
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: "raw excerpts" in screen_text(app))
-    assert asked == ["terraform"]
+    assert asked == ["certbot"]

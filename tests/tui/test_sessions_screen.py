@@ -16,8 +16,8 @@ from hermes_tui.screens.sessions import RenameSession, SessionsScreen
 from hermes_tui.widgets.session_tree import COMPRESSION_EDGE, BRANCH_EDGE, LineageFilter, LineagePager, SessionTree
 from tests.tui.helpers import SIZE, screen_text, wait_until
 
-ROOT, SECOND, TIP = "20261101_090000_a1a1a1", "20261101_091500_b2b2b2", "20261101_093000_c3c3c3"
-RELEASE, RELEASE_BRANCH = "20261110_140000_d4d4d4", "20261110_150000_e5e5e5"
+ROOT, SECOND, TIP = "20261102_083000_3fa9c1", "20261102_085201_8d21e7", "20261102_091401_c07b5d"
+CERT, CERT_BRANCH = "20261112_140000_b41e09", "20261112_152000_e6f3a8"
 
 
 class ScreenHost(App):
@@ -87,10 +87,10 @@ async def test_upstream_lineages_are_nested_and_drawn(db: SessionDB) -> None:
         root = tree.find(ROOT)
         assert [c.data.id for c in root.children] == [SECOND]
         assert [c.data.id for c in root.children[0].children] == [TIP]
-        assert [c.data.id for c in tree.find(RELEASE).children] == [RELEASE_BRANCH]
+        assert [c.data.id for c in tree.find(CERT).children] == [CERT_BRANCH]
         text = screen_text(app)
-        assert f"{COMPRESSION_EDGE}迁移支付服务 #3" in text
-        assert f"{BRANCH_EDGE}Release checklist #2" in text
+        assert f"{COMPRESSION_EDGE}整理告警规则 #3" in text
+        assert f"{BRANCH_EDGE}Certificate renewal #2" in text
         assert "[compression]" in text and "[branched]" in text
 
 
@@ -121,15 +121,15 @@ async def test_rename_updates_state_db_and_refuses_a_taken_title(db: SessionDB) 
     async with app.run_test(size=SIZE) as pilot:
         tree = await loaded(pilot, 12)
         tree.select_session(TIP)
-        (await press_for(pilot, "r", RenameSession)).query_one(Input).value = "Payments on Postgres"
+        (await press_for(pilot, "r", RenameSession)).query_one(Input).value = "Alerts to WeCom"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: db.require_session(TIP).title == "Payments on Postgres")
-        assert "Payments on Postgres" in screen_text(app)
+        await wait_until(pilot, lambda: db.require_session(TIP).title == "Alerts to WeCom")
+        assert "Alerts to WeCom" in screen_text(app)
 
-        (await press_for(pilot, "r", RenameSession)).query_one(Input).value = "Release checklist"  # taken
+        (await press_for(pilot, "r", RenameSession)).query_one(Input).value = "Certificate renewal"  # taken
         await pilot.press("enter")
         await wait_until(pilot, lambda: any("already used" in str(n.message) for n in app._notifications))
-    assert db.require_session(TIP).title == "Payments on Postgres"
+    assert db.require_session(TIP).title == "Alerts to WeCom"
 
 
 async def test_delete_asks_first_and_removes_from_state_db(db: SessionDB) -> None:
@@ -157,8 +157,8 @@ async def test_filters_by_text_and_by_source(db: SessionDB) -> None:
     app = ScreenHost(lambda: SessionsScreen(db))
     async with app.run_test(size=SIZE) as pilot:
         tree = await loaded(pilot, 12)
-        await pilot.press("slash", *"checklist")
-        await wait_until(pilot, lambda: shown_ids(tree) == [RELEASE, RELEASE_BRANCH])
+        await pilot.press("slash", *"renewal")
+        await wait_until(pilot, lambda: shown_ids(tree) == [CERT, CERT_BRANCH])
         app.screen.query_one("#filter-text", Input).value = ""
         await wait_until(pilot, lambda: len(shown_ids(tree)) == 12)
         app.screen._apply_filter(source="telegram")

@@ -78,7 +78,7 @@ def test_help_text_lists_commands_and_keys() -> None:
         ("", MemoryCommand("show")),
         ("pending", MemoryCommand("pending")),
         ("approve all", MemoryCommand("approve", record_id="all")),
-        ("reject 221b2648", MemoryCommand("reject", record_id="221b2648")),
+        ("reject 5b3e8d1a", MemoryCommand("reject", record_id="5b3e8d1a")),
         ("approval ON", MemoryCommand("approval", enabled=True)),
         ("approval off", MemoryCommand("approval", enabled=False)),
         ("add user prefers tea", MemoryCommand("add", target="user", text="prefers tea")),

@@ -12,6 +12,8 @@ from engine.memory import MemoryStore, PendingQueue
 
 from tests.conftest import FIXED_NOW
 
+AUTO, REPLACE = "5b3e8d1a", "c94f2e07"  # the fixture's [auto] add to memory, and its foreground replace in user
+
 
 @pytest.fixture
 def queue(upstream_home: Path) -> PendingQueue:
@@ -26,11 +28,13 @@ def store(upstream_home: Path) -> MemoryStore:
 def test_upstream_records_are_listed_oldest_first(queue: PendingQueue) -> None:
     records, warnings = queue.list()
     assert warnings == []
-    assert [r.id for r in records] == ["221b2648", "f45c167a"]
+    assert [r.id for r in records] == [AUTO, REPLACE]
     assert records[0].line() == (
-        "  221b2648 [auto]  add to memory: The user migrated the database from MySQL to PostgreSQL on 2026-11-01"
+        f"  {AUTO} [auto]  add to memory: The staging cluster was upgraded to Kubernetes 1.31 on 2026-11-27"
     )
-    assert records[1].line() == "  f45c167a  replace in user: 用户 VS Code 用浅色主题，终端用深色主题"
+    assert records[1].line() == f"  {REPLACE}  replace in user profile: old: Vim\nnew: 用户现在改用 Helix 编辑配置文件"
+    assert records[1].payload == {"action": "replace", "target": "user", "content": "用户现在改用 Helix 编辑配置文件",
+                                  "old_text": "Vim"}
 
 
 def test_records_round_trip_to_the_upstream_json(queue: PendingQueue, upstream_home: Path) -> None:
@@ -60,17 +64,17 @@ def test_stage_rejects_an_unknown_origin(tmp_path: Path) -> None:
 
 
 def test_approve_replays_through_the_store_and_deletes(queue: PendingQueue, store: MemoryStore) -> None:
-    result = queue.approve("221b2648", store)
-    assert result["success"] and result["pending_id"] == "221b2648"
-    assert store.entries("memory")[-1] == "The user migrated the database from MySQL to PostgreSQL on 2026-11-01"
-    assert [r.id for r in queue.list()[0]] == ["f45c167a"]
+    result = queue.approve(AUTO, store)
+    assert result["success"] and result["pending_id"] == AUTO
+    assert store.entries("memory")[-1] == "The staging cluster was upgraded to Kubernetes 1.31 on 2026-11-27"
+    assert [r.id for r in queue.list()[0]] == [REPLACE]
 
 
 def test_failed_replay_keeps_the_record_and_says_why(upstream_home: Path, queue: PendingQueue) -> None:
-    tight = MemoryStore(upstream_home / "memories", memory_limit=320)
-    result = queue.approve("221b2648", tight)
+    tight = MemoryStore(upstream_home / "memories", memory_limit=300)
+    result = queue.approve(AUTO, tight)
     assert result["success"] is False and "would exceed the limit" in result["error"]
-    assert "221b2648" in [r.id for r in queue.list()[0]]
+    assert AUTO in [r.id for r in queue.list()[0]]
 
 
 def test_replay_is_scanned_again(tmp_path: Path) -> None:
@@ -88,9 +92,10 @@ def test_replay_is_scanned_again(tmp_path: Path) -> None:
 
 def test_approve_all_and_reject_all(queue: PendingQueue, store: MemoryStore) -> None:
     results = queue.approve_all(store)
-    assert [r["pending_id"] for r in results] == ["221b2648", "f45c167a"]
+    assert [r["pending_id"] for r in results] == [AUTO, REPLACE]
     assert all(r["success"] for r in results)
-    assert "用户 VS Code 用浅色主题，终端用深色主题" in store.entries("user")
+    user = store.entries("user")
+    assert "用户现在改用 Helix 编辑配置文件" in user and "用户习惯用 Vim 编辑配置文件" not in user  # replaced in place
     assert queue.list() == ([], [])
     queue.stage({"action": "add", "target": "memory", "content": "a"}, origin="foreground")
     queue.stage({"action": "add", "target": "memory", "content": "b"}, origin="foreground")
@@ -99,12 +104,12 @@ def test_approve_all_and_reject_all(queue: PendingQueue, store: MemoryStore) -> 
 
 def test_reject_deletes_only_that_record(queue: PendingQueue, store: MemoryStore) -> None:
     before = store.entries("memory")
-    queue.reject("221b2648")
-    assert [r.id for r in queue.list()[0]] == ["f45c167a"]
+    queue.reject(AUTO)
+    assert [r.id for r in queue.list()[0]] == [REPLACE]
     assert store.entries("memory") == before
 
 
-@pytest.mark.parametrize("bad_id", ["deadbeef", "../../x", "ALL", "221b264"])
+@pytest.mark.parametrize("bad_id", ["deadbeef", "../../x", "ALL", AUTO[:7]])
 def test_unknown_or_malformed_ids_are_not_found(queue: PendingQueue, store: MemoryStore, bad_id: str) -> None:
     with pytest.raises(NotFoundError, match="no pending memory write with id"):
         queue.approve(bad_id, store)
@@ -118,7 +123,7 @@ def test_corrupt_record_is_skipped_with_a_warning(queue: PendingQueue, upstream_
     (folder / "0000beef.json").write_text("{not json", encoding="utf-8")
     (folder / "1111beef.json").write_text(json.dumps({"id": "1111beef", "payload": {"action": "drop"}}))
     records, warnings = queue.list()
-    assert [r.id for r in records] == ["221b2648", "f45c167a"]
+    assert [r.id for r in records] == [AUTO, REPLACE]
     assert len(warnings) == 2
     assert "0000beef.json" in warnings[0] and "Expecting property name" in warnings[0]
     assert "1111beef.json" in warnings[1] and "payload.action is 'drop'" in warnings[1]

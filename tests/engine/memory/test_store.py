@@ -54,8 +54,8 @@ def test_empty_store_renders_nothing_and_render_joins_non_empty_blocks(store: Me
 def test_fixture_home_loads_entries_and_usage(upstream_home: Path) -> None:
     store = MemoryStore(upstream_home / "memories")
     assert len(store.entries("memory")) == 4
-    assert store.entries("user")[-1] == "用户偏好深色主题"
-    assert store.usage("memory").text == "13% — 307/2,200 chars"
+    assert store.entries("user")[-1] == "用户习惯用 Vim 编辑配置文件"
+    assert store.usage("memory").text == "11% — 262/2,200 chars"
 
 
 def test_snapshot_is_frozen_while_disk_changes_at_once(store: MemoryStore) -> None:
