@@ -2,6 +2,7 @@
 
 from hermes_tui.loopback_llm.script import (
     CutStream,
+    Hold,
     HttpError,
     MalformedSSE,
     Reply,
@@ -15,6 +16,7 @@ from hermes_tui.loopback_llm.server import LoopbackLLM, Recorded
 
 __all__ = [
     "CutStream",
+    "Hold",
     "HttpError",
     "LoopbackLLM",
     "MalformedSSE",

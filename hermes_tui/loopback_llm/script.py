@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Union
 
@@ -26,6 +27,26 @@ class Usage:
 
 
 @dataclass
+class Hold:
+    """Pause a streamed reply once ``after_chars`` of its text are out, until ``release()``.
+
+    A test that needs a reply still streaming at some point says so with a hold instead of a
+    reply long enough for a fast machine: the stream is certain to be running until released.
+    ``timeout_s`` bounds the wait, so a forgotten release never hangs a server thread.
+    """
+
+    after_chars: int
+    timeout_s: float = 30.0
+    _released: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def release(self) -> None:
+        self._released.set()
+
+    def wait(self) -> None:
+        self._released.wait(self.timeout_s)
+
+
+@dataclass
 class Reply:
     """A normal reply: text streamed in ``chunk_chars`` pieces, then tool calls."""
 
@@ -34,6 +55,7 @@ class Reply:
     usage: Usage | None = None
     chunk_chars: int = 8
     finish_reason: str | None = None  # None: "tool_calls"/"stop" from the content (wire-native names)
+    hold: Hold | None = None  # pause the stream part way (see ``Hold``)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Iterator
 from hermes_tui.loopback_llm import wire_anthropic, wire_openai
 from hermes_tui.loopback_llm.script import (
     CutStream,
+    Hold,
     HttpError,
     MalformedSSE,
     Reply,
@@ -30,6 +31,15 @@ from hermes_tui.loopback_llm.script import (
 )
 
 _WIRES: dict[str, ModuleType] = {wire_anthropic.PATH: wire_anthropic, wire_openai.PATH: wire_openai}
+HEAD_FRAMES = 2  # frames before the first text in either wire format (at most)
+
+
+def _held(frames: Iterator[bytes], hold: Hold, count: int) -> Iterator[bytes]:
+    """``frames``, waiting on ``hold`` after the first ``count`` of them."""
+    for index, frame in enumerate(frames):
+        if index == count:
+            hold.wait()
+        yield frame
 
 
 @dataclass
@@ -188,7 +198,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._start_sse()
         if isinstance(step, Reply):
             include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
-            self._send_frames(wire.stream_reply(step, model, usage, include_usage), tokens_per_second)
+            frames = wire.stream_reply(step, model, usage, include_usage)
+            if step.hold is not None:
+                frames = _held(frames, step.hold, HEAD_FRAMES + -(-step.hold.after_chars // step.chunk_chars))
+            self._send_frames(frames, tokens_per_second)
             self._end_chunks()
             return
         self._send_frames(wire.stream_start(model, usage), None)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import gc
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator
 
-import pytest
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 
 from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
-from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
+from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_markdown import AssistantMessage
@@ -89,29 +88,23 @@ async def test_a_long_streamed_reply_ends_on_screen(tmp_path: Path) -> None:
         assert app.main.chat.scroll_y == app.main.chat.max_scroll_y
 
 
-async def test_a_reply_finishing_under_another_screen_still_finishes(tmp_path: Path) -> None:
+async def test_a_reply_finishing_under_another_screen_still_finishes(home: Path, llm: LoopbackLLM) -> None:
     """The finished reply waits for a frame of the main screen, which may be covered meanwhile."""
-    reply = "A reply that streams for a while. " * 80  # about 3.5 s at 200 tokens/s
-    async with paced_reply(tmp_path, reply, 200, "hello") as pilot:
-        app = pilot.app
-        await wait_until(pilot, lambda: app.bridge.reply is not None)
-        await pilot.press("f7")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
-        assert app.busy, "the reply ended before the sessions screen covered it"
-        assert not gc.isenabled()  # no collection pauses while a reply streams
-        await wait_until(pilot, lambda: not app.busy, timeout=20)
-        assert gc.isenabled()
-        assert isinstance(app.screen, SessionsScreen)
-        assert app.agent.messages[-1]["content"] == reply
-
-
-async def test_start_up_heap_is_frozen_once_the_screen_is_up(home: Path) -> None:
-    """Full collections must not walk Textual's and the engine's start-up objects mid-stream."""
-    gc.unfreeze()
+    reply = "A reply that streams for a while. " * 80
+    hold = Hold(after_chars=40)
+    llm.push(Reply(text=reply, hold=hold))
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await wait_until(pilot, lambda: gc.get_freeze_count() > 0)
+        await send(pilot, "hello")
+        await wait_until(pilot, lambda: app.bridge.reply is not None and app.main.chat.entries[-1].text)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        assert app.busy  # held: still streaming under the sessions screen
+        hold.release()
+        await wait_until(pilot, lambda: not app.busy)
+        assert isinstance(app.screen, SessionsScreen)
+        assert app.agent.messages[-1]["content"] == reply
     close_app(app)
 
 
@@ -172,14 +165,15 @@ async def test_unknown_pending_id_is_refused_and_nothing_changes(upstream_home: 
 
 
 async def test_escape_cancels_and_keeps_what_was_shown(home: Path, llm: LoopbackLLM) -> None:
-    llm.tokens_per_second = 40
-    llm.push(Reply(text="word " * 400, chunk_chars=5))
+    hold = Hold(after_chars=40)  # the reply is certainly still streaming when escape comes
+    llm.push(Reply(text="word " * 400, chunk_chars=5, hold=hold))
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "talk a lot")
         await wait_until(pilot, lambda: len(app.main.chat.entries) > 1 and len(app.main.chat.entries[-1].text) > 20)
         await pilot.press("escape")
+        hold.release()  # the stream goes on; the next piece that arrives sees the cancel
         await wait_until(pilot, lambda: not app.busy)
         entry = app.main.chat.entries[-1]
         assert entry.cancelled and 20 <= len(entry.text) < len("word " * 400)
@@ -306,10 +300,10 @@ async def test_prompt_keys_newline_history_and_completion(home: Path) -> None:
     close_app(app)
 
 
-@pytest.mark.slow
 async def test_scrolled_up_shows_the_new_output_hint_until_back_at_the_end(home: Path, llm: LoopbackLLM) -> None:
-    llm.tokens_per_second = 60
-    llm.push(Reply(text="".join(f"line {n}\n\n" for n in range(120)), chunk_chars=8))
+    text = "".join(f"line {n}\n\n" for n in range(120))
+    hold = Hold(after_chars=400)  # enough to scroll; the rest comes once the user has scrolled up
+    llm.push(Reply(text=text, chunk_chars=8, hold=hold))
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
@@ -317,14 +311,25 @@ async def test_scrolled_up_shows_the_new_output_hint_until_back_at_the_end(home:
         chat = app.main.chat
         await wait_until(pilot, lambda: chat.max_scroll_y > 5)
         chat.scroll_home(animate=False)
+        await wait_until(pilot, lambda: not chat.following)
+        hold.release()
         hint = app.main.query_one("#new-output")
         await wait_until(pilot, lambda: hint.display)
-        assert chat.scroll_y == 0  # the view stays where the user put it
+        await wait_until(pilot, lambda: not app.busy)
+        assert chat.scroll_y == 0  # the view stayed where the user put it
         await pilot.click("#new-output")
         await wait_until(pilot, lambda: not hint.display and chat.following)
-        app.cancel_turn()
-        await wait_until(pilot, lambda: not app.busy)
+        assert chat.scroll_y == chat.max_scroll_y
     close_app(app)
+
+
+def palette_offers(app, command: str) -> bool:
+    """The command palette lists its search results and the highlighted one is ``command``."""
+    if not isinstance(app.screen, CommandPalette):
+        return False
+    results = app.screen.query_one(CommandList)
+    index = results.highlighted
+    return index is not None and str(results.get_option_at_index(index).prompt).startswith(command)
 
 
 async def test_palette_runs_slash_commands_and_prefills_ones_needing_an_argument(home: Path) -> None:
@@ -333,12 +338,12 @@ async def test_palette_runs_slash_commands_and_prefills_ones_needing_an_argument
         await ready(pilot)
         await pilot.press("ctrl+p")
         await type_text(pilot, "/usage")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, "/usage"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: "context: not measured yet" in screen_text(app))
         await pilot.press("ctrl+p")
         await type_text(pilot, "/title")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: palette_offers(app, "/title"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.main.prompt.text == "/title ")
     close_app(app)

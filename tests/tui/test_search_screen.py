@@ -81,7 +81,8 @@ async def test_stale_queries_never_overwrite_the_latest(db: SessionDB) -> None:
         await wait_until(pilot, lambda: app.screen.shown_query == "")
         await pilot.press(*"certbot")  # typed faster than the debounce: one search, for the whole word
         await wait_until(pilot, lambda: app.screen.shown_query == "certbot")
-        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()  # every search started is done: none came back later
+        await pilot.pause()
         assert app.screen.shown_query == "certbot" and app.screen.hits
 
 

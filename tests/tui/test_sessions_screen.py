@@ -180,6 +180,13 @@ def test_pager_pages_whole_lineages_once(tmp_path: Path) -> None:
         assert [c.session.title for c in chat3.children] == ["Chat 3 #2"]
 
 
+async def move_to_more_row(pilot, tree: SessionTree) -> None:
+    """Put the cursor on the "more" row once the tree has drawn it (a node has no line before)."""
+    await wait_until(pilot, lambda: tree.more_row is not None and tree.more_row.line >= 0)
+    assert tree.more_row is not None
+    tree.move_cursor(tree.more_row)
+
+
 async def test_the_more_row_loads_the_next_page(tmp_path: Path) -> None:
     with SessionDB.open_home(tmp_path / "many") as many:
         for i in range(12):
@@ -188,9 +195,9 @@ async def test_the_more_row_loads_the_next_page(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             tree = await loaded(pilot, 5)
             assert len(shown_ids(tree)) == 5 and tree.more_row is not None
-            tree.move_cursor(tree.more_row)
+            await move_to_more_row(pilot, tree)
             await wait_until(pilot, lambda: len(shown_ids(tree)) == 10)
-            tree.move_cursor(tree.more_row)
+            await move_to_more_row(pilot, tree)
             await wait_until(pilot, lambda: len(shown_ids(tree)) == 12 and tree.more_row is None)
 
 

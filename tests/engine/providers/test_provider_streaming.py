@@ -12,7 +12,7 @@ from engine.providers import (
     ToolCallStarted,
     deterministic_tool_call_id,
 )
-from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec, Usage
+from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply, ToolCallSpec, Usage
 
 from .conftest import simple_request
 
@@ -131,3 +131,25 @@ def test_cancel_before_start_sends_nothing(provider: Provider, server: LoopbackL
     events = _drain(provider, simple_request(), cancel)
     assert len(events) == 1 and events[0].result.finish_reason == "cancelled"
     assert server.requests == []
+
+
+def test_a_held_reply_streams_its_start_and_waits_for_release(provider: Provider, server: LoopbackLLM) -> None:
+    hold = Hold(after_chars=16)
+    server.push(Reply(text="first part, then " + "the rest " * 20, chunk_chars=8, hold=hold))
+    events: list = []
+    first_text = threading.Event()
+
+    def consume() -> None:
+        for event in provider.stream(simple_request()):
+            events.append(event)
+            if isinstance(event, TextDelta):
+                first_text.set()
+
+    reader = threading.Thread(target=consume)
+    reader.start()
+    assert first_text.wait(10)
+    reader.join(0.3)
+    assert reader.is_alive() and not any(isinstance(e, StreamDone) for e in events)  # held
+    hold.release()
+    reader.join(10)
+    assert isinstance(events[-1], StreamDone) and events[-1].result.text.endswith("the rest ")
