@@ -8,7 +8,7 @@
    user named — on the fallback path (no model) and on a model path whose summary is plausible
    but incomplete (vague goal, one file), with and without the essentials guard.
 
-Run: .venv/bin/python bench/bench_compression.py
+Run: .venv/bin/python -m bench.bench_compression
 """
 
 from __future__ import annotations
@@ -17,15 +17,11 @@ import copy
 import json
 import platform
 import statistics
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.compression import CompressionSettings, Compressor, estimate_tokens  # noqa: E402
-from engine.tokens import content_text  # noqa: E402
+from engine.compression import CompressionSettings, Compressor, estimate_tokens
+from engine.tokens import content_text
 
 SYSTEM_PROMPT = "You are Hermes, a careful coding agent.\n" * 40
 PATH_STYLES = [

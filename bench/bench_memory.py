@@ -5,7 +5,8 @@ Ratios are measured within one run (best of N repeats), so they hold across mach
 * scanner time on 1 MB vs 100 kB of adversarial input (must stay ≤ 12×: linear, not quadratic);
 * the labelled corpus: share of attacks blocked, share of benign entries flagged.
 
-Run: ``.venv/bin/python bench/bench_memory.py`` (about a minute).
+Run: ``.venv/bin/python -m bench.bench_memory`` (about a minute). The report is printed and appended
+to the bench's history, ``bench/results/memory.md``; ``bench/RESULTS.md`` is updated by hand.
 """
 
 from __future__ import annotations
@@ -17,24 +18,15 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+
+from bench.record import append_run
+from bench.timing import best_of
+from engine.security import scan
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.security import scan  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "threat_corpus" / "corpus.jsonl"
 REPEATS = 3
-
-
-def best_of(fn: Callable[[], object], repeats: int = REPEATS) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def fill(parts: list[str], size: int) -> str:
@@ -86,7 +78,7 @@ def main() -> None:
 
     mixed = mixed_text(mb, benign)
     literal = re.compile("zq9xj-not-there")
-    t_scan = best_of(lambda: scan(mixed))
+    t_scan = best_of(lambda: scan(mixed), REPEATS)
     t_lit = best_of(lambda: literal.search(mixed), 10)
 
     adv_small, adv_big = adversarial_text(100_000), adversarial_text(mb)
@@ -116,7 +108,7 @@ def main() -> None:
         lines.append(f"| corpus {key}: benign flagged (false positives) | {flagged}/{benign_n} = {flagged / benign_n:.1%} |")
     report = "\n".join(lines) + "\n"
     print(report)
-    (ROOT / "bench" / "results" / "memory.md").write_text(report, encoding="utf-8")
+    append_run("memory", report)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,11 @@ in) with the previous request's, and check the targets of issue 4:
 
 Beside them, a naive baseline built from the same transcripts: system prompt rebuilt every turn
 from live memory with the recall in it, and random ids for tool calls the provider sent without.
+
 Also: ``chat -q`` start-up wall time against the loopback model, and last byte → exit.
 
-Run: ``.venv/bin/python -m bench.bench_prefix`` (about a minute).
+Run: ``.venv/bin/python -m bench.bench_prefix`` (about a minute). The report is printed and appended
+to the bench's history, ``bench/results/prefix.md``; ``bench/RESULTS.md`` is updated by hand.
 """
 
 from __future__ import annotations
@@ -32,8 +34,7 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-
+from bench.record import append_run
 from engine.agent import Agent
 from engine.config import load_config
 from engine.memory import MemoryStore
@@ -41,6 +42,7 @@ from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.loopback_llm.script import common_prefix_len
 
+ROOT = Path(__file__).resolve().parents[1]
 TURNS = 30
 RESUME_TURN = 15
 HISTORY_TOPICS = ["postgres migration", "terraform staging deploy", "grafana latency dashboard",
@@ -263,8 +265,7 @@ def main() -> None:
               "is opened once, and the process exits without tearing down the interpreter once everything "
               "is closed and flushed (that teardown alone took 0.15–0.25 s after the last byte)."]
     text = "\n".join(lines) + "\n"
-    out = ROOT / "bench" / "results" / "prefix.md"
-    out.write_text(text)
+    append_run("prefix", text)
     print(text)
 
 

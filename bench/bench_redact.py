@@ -9,8 +9,9 @@ Times are this thread's CPU time (``time.thread_time``), best of several repetit
 shared machine wall time also counts the slices other processes take, which lands more often
 on a 100 ms run than on a 1 ms one and inflates the ratio on its own.
 
-Run: ``.venv/bin/python -m bench.bench_redact [--write]`` (``--write`` updates
-``bench/results/redact.md``).
+Run: ``.venv/bin/python -m bench.bench_redact [--write]``. The report is printed; ``--write`` also
+appends this run to the bench's history, ``bench/results/redact.md`` (``bench/RESULTS.md`` is
+updated by hand).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import platform
 import sys
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 
+from bench.record import append_run
 from bench.timing import best_of
 from engine.security.redact import redact
 
@@ -94,10 +95,8 @@ def main() -> None:
     lines = run()
     print("\n".join(lines))
     if "--write" in sys.argv:
-        out = Path(__file__).resolve().parent / "results" / "redact.md"
-        out.parent.mkdir(exist_ok=True)
-        out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"\nwritten to {out}")
+        out = append_run("redact", "\n".join(lines) + "\n")
+        print(f"\nappended to {out}")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,6 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from bench.synthetic_home import cached_home
 from engine.events import TextDelta
 from engine.store import SessionDB
@@ -36,6 +34,7 @@ from tests.tui.helpers import (
     write_config,
 )
 
+ROOT = Path(__file__).resolve().parent.parent
 HERMES = ROOT / ".venv" / "bin" / "hermes-tui"
 TOKENS = 4_000
 CHARS_PER_TOKEN = 4
