@@ -46,8 +46,10 @@ from engine.scrub import StreamingContextScrubber, sanitize_arguments, sanitize_
 from engine.search import make_search_tool
 from engine.security.redact import make_redactor
 from engine.session_log import SessionLogSnapshot, write_session_log
-from engine.store import SessionDB, TranscriptWriter
+from engine.store import LineageMoved, SessionDB, TranscriptWriter
+from engine.store.messages import clean_text
 from engine.titles import TitleMaker
+from engine.tokens import content_text
 from engine.tools import ToolBox
 
 OnEvent = Callable[[EngineEvent], None]
@@ -258,7 +260,12 @@ class Agent:
     # ----- the turn ---------------------------------------------------------------------
 
     def run_turn(self, text: str, on_event: OnEvent, cancel: threading.Event | None = None) -> None:
-        """One user turn: store the message, then call the model until it stops calling tools."""
+        """One user turn: store the message, then call the model until it stops calling tools.
+
+        Lone surrogates (a non-UTF-8 argument) become U+FFFD first, as the store writes them: no
+        provider can encode them, and the live transcript must match what a resume reads back.
+        """
+        text = clean_text(text)
         with self._turn_lock:
             self._ensure_session()
             self.messages.append({"role": "user", "content": text, "timestamp": clock.now()})
@@ -285,7 +292,7 @@ class Agent:
             on_event(TurnFailed(self.provider_problem or "No model is configured.", retryable=False))
             return
         user_index = self._current_user_index()
-        user_text = str(self.messages[user_index].get("content") or "") if user_index is not None else ""
+        user_text = content_text(self.messages[user_index].get("content")) if user_index is not None else ""
         recall = self.recall.prefetch(user_text) if self.recall.provider else ""
         self._drain_warnings(on_event)
         reply = ""
@@ -386,7 +393,6 @@ class Agent:
             cache_write_tokens=usage.cache_write_tokens,
             reasoning_tokens=usage.reasoning_tokens,
             api_calls=1,
-            tool_calls=len(result.tool_calls),
         )
         on_event(
             UsageUpdated(
@@ -408,7 +414,7 @@ class Agent:
             on_event(event)
         on_event(ToolCallFinished(call.id, call.name, outcome.content, time.perf_counter() - started, outcome.is_error))
         self.messages.append(
-            {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": outcome.content,
+            {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": clean_text(outcome.content),
              "timestamp": clock.now()}
         )
         self._flush()
@@ -454,9 +460,11 @@ class Agent:
             return
         title = self.db.next_lineage_title(self.title) if self.title else None
         try:
-            self._rotate("compression", result.messages, title, self._build_prompt(), on_event)
+            rotated = self._rotate("compression", result.messages, title, self._build_prompt(), on_event)
         except (HermesError, OSError, sqlite3.Error) as exc:
             on_event(Notice(f"Compression failed ({exc}); the conversation continues uncompressed.", "error"))
+            return
+        if not rotated:
             return
         self.last_prompt_tokens = None  # re-estimated until the next call reports real figures
         if result.error:
@@ -477,20 +485,48 @@ class Agent:
             self._rotate("branched", list(self.messages), new_title, self.system_prompt, on_event)
 
     def _rotate(self, end_reason: str, messages: list[dict], title: str | None, system_prompt: str,
-                on_event: OnEvent) -> None:
-        """Move the live context into a child session in one transaction (a crash leaves no half-lineage)."""
+                on_event: OnEvent) -> bool:
+        """Move the live context into a child session in one transaction (a crash leaves no half-lineage).
+
+        Another process may have moved the session on since this one read it (its own rotation,
+        or turns this context lacks): then nothing is forked — a second child would split the
+        lineage — and the agent continues at the lineage's real tip instead (returns False). A
+        compression also waits while another process waits to write a turn here: it read the
+        session before this turn ended, and compressing now would refuse that turn.
+        """
         old = self.session_id or ""
         self._flush()
-        new_id = self.db.fork_session(old, end_reason=end_reason, messages=messages, title=title,
-                                      system_prompt=system_prompt, model=str(self.model_cfg.get("name")),
-                                      source=self.source, cwd=str(self.cwd))
+        assert self.writer is not None
+        try:
+            with self.writer.turn_lock():  # no other process's turn lands between the check and the fork
+                if end_reason == "compression" and self.writer.others_waiting():
+                    on_event(Notice("Another process is about to continue this session; compression is left to it.",
+                                    "information"))
+                    return False
+                new_id = self.db.fork_session(old, end_reason=end_reason, messages=messages, title=title,
+                                              system_prompt=system_prompt, model=str(self.model_cfg.get("name")),
+                                              source=self.source, cwd=str(self.cwd),
+                                              parent_messages=self.writer.flushed)
+        except LineageMoved as moved:
+            self._follow_tip(moved, on_event)
+            return False
         self.session_id, self.messages, self.system_prompt = new_id, [dict(m) for m in messages], system_prompt
         self.title = self.db.require_session(new_id).title
-        assert self.writer is not None
         self.writer.switch(new_id, flushed=len(messages))
         self.recall.on_session_switch(old, new_id)
         reason = "compression" if end_reason == "compression" else "branch"
         on_event(SessionSwitched(old, new_id, reason, self.title))
+        return True
+
+    def _follow_tip(self, moved: LineageMoved, on_event: OnEvent) -> None:
+        """After a refused rotation: continue from the tip as stored (its transcript and prompt)."""
+        old = self.session_id
+        self._load_session(moved.tip)
+        if moved.tip != old:
+            self.recall.on_session_switch(old, moved.tip)
+        self.last_prompt_tokens = None
+        on_event(Notice(f"{moved} Continuing at {moved.tip} as it is stored, without compressing now."))
+        on_event(SessionSwitched(old, moved.tip, "resume", self.title))
 
     def new_session(self, on_event: OnEvent) -> None:
         with self._turn_lock:
@@ -518,11 +554,11 @@ class Agent:
         pairs: list[tuple[str, str]] = []
         pending_user: str | None = None
         for message in self.messages:
-            role, content = message.get("role"), message.get("content")
-            if role == "user" and isinstance(content, str):
+            role, content = message.get("role"), content_text(message.get("content"))
+            if role == "user":
                 pending_user = content
             elif role == "assistant" and content and pending_user is not None:
-                pairs.append((pending_user, str(content)))
+                pairs.append((pending_user, content))
                 pending_user = None
         return tuple(pairs[-RECAP_EXCHANGES:])
 

@@ -1,9 +1,11 @@
 """The auxiliary model for side jobs: compression summaries, search summaries, reviews, titles.
 
 Each job may run on a cheaper model (``auxiliary.<task>: {provider, name, base_url}``); keys left
-null inherit the main model. A side job must never stop the user's work, so a missing key or a
-bad section gives ``None`` (the caller falls back: raw excerpts, no title, no review) and the
-reason goes to ``on_problem`` instead of raising.
+null inherit the main model, and so does upstream's ``provider: auto`` (or ``main``). Upstream's
+spellings are read too: ``model`` for the name, ``title_generation`` for the title task. A side
+job must never stop the user's work, so a missing key or a bad section gives ``None`` (the caller
+falls back: raw excerpts, no title, no review) and the reason goes to ``on_problem`` instead of
+raising.
 """
 
 from __future__ import annotations
@@ -15,11 +17,27 @@ from typing import Any, Callable, Mapping
 
 from engine.config import Config
 from engine.errors import ConfigError, HermesError
-from engine.providers import Provider, make_provider
+from engine.providers import Provider, canonical_provider, make_provider
 
 TASKS = ("compression", "session_search", "background_review", "title")
 # Keys an auxiliary section may set; upstream spells the model name "model", we also accept it.
-_KEYS = ("provider", "name", "base_url", "api_key_env")
+_KEYS = ("provider", "name", "base_url", "api_key_env", "api_key", "api_mode")
+# Upstream's section name for a task, read when ours is left null.
+_UPSTREAM_TASKS = {"title": "title_generation"}
+# Upstream's provider values for "the main model's provider".
+_MAIN = ("auto", "main")
+
+
+def _section(config: Config, task: str) -> dict[str, Any]:
+    """``auxiliary.<task>``, else upstream's section for it; the chosen one with ``auto`` as null."""
+    section = config.get(f"auxiliary.{task}") or {}  # load_config already refused a non-mapping
+    upstream = config.get(f"auxiliary.{_UPSTREAM_TASKS.get(task, task)}")
+    if not any(section.values()) and isinstance(upstream, dict):
+        section = upstream
+    provider = section.get("provider")
+    if isinstance(provider, str) and canonical_provider(provider) in _MAIN:
+        section = {**section, "provider": None}
+    return section
 
 
 def auxiliary_model_config(config: Config, task: str) -> dict[str, Any] | None:
@@ -30,13 +48,14 @@ def auxiliary_model_config(config: Config, task: str) -> dict[str, Any] | None:
     """
     if task not in TASKS:
         raise ValueError(f"unknown auxiliary task {task!r}; expected one of {', '.join(TASKS)}")
-    section = config.get(f"auxiliary.{task}") or {}  # load_config already refused a non-mapping
+    section = _section(config, task)
     own = {key: section.get(key) for key in _KEYS}
     own["name"] = own["name"] or section.get("model")
     if not any(own.values()):
         return None
     main = dict(config.section("model"))
-    if own["provider"] and own["provider"] != main.get("provider"):
+    same = canonical_provider(str(own["provider"])) == canonical_provider(str(main.get("provider")))
+    if own["provider"] and not same:
         if not own["name"]:
             raise ConfigError(f"{config.path}: auxiliary.{task}.name is needed when its provider differs from model.provider.")
         base: dict[str, Any] = {"provider": own["provider"]}

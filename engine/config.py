@@ -1,7 +1,9 @@
 """Hermes home resolution and ``config.yaml``: defaults, validation, and key-preserving saves.
 
-The file is the user's: unknown keys are kept, a saved value touches only its own line when it
-can (so comments survive), and a bad value is reported with the dotted key at fault.
+The file is the user's: unknown keys are kept, upstream's own forms (``model: NAME``,
+``model.default``) are read as upstream reads them without rewriting them, a saved value touches
+only its own line when it can (so comments survive), and a bad value is reported with the dotted
+key at fault.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
         "base_url": None,
         "api_key_env": None,
         "context_length": None,
+        "timeouts": {"first_byte": 60.0, "idle": 60.0, "total": 900.0},  # seconds, every model call
     },
     "auxiliary": {
         "compression": {"provider": None, "name": None, "base_url": None},
@@ -60,8 +63,8 @@ DEFAULTS: dict[str, Any] = {
 }
 
 # Keys whose value must be one of a fixed set.
+# (``model.provider`` is open: upstream's names are many and ``engine.providers`` judges them.)
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "model.provider": ("anthropic", "openai"),
     "prompt_caching.cache_ttl": ("5m", "1h"),
     "display.memory_notifications": ("off", "on", "verbose"),
 }
@@ -171,8 +174,8 @@ def _validate(path: Path, user: dict[str, Any], defaults: dict[str, Any], prefix
             continue  # unknown keys are the user's business and are kept as they are
         default = defaults[key]
         if isinstance(default, dict):
-            if value is None:
-                continue
+            if value is None or (dotted == "model" and isinstance(value, str)):
+                continue  # null = defaults; ``model: NAME`` is upstream's short form
             if not isinstance(value, dict):
                 raise ConfigError(f"{path}: {dotted} must be a mapping of keys, not {value!r}.")
             _validate(path, value, default, dotted + ".")
@@ -210,12 +213,45 @@ def _read_user_config(path: Path) -> dict[str, Any]:
     return loaded
 
 
+def _upstream_name(path: Path, section: dict[str, Any]) -> str | None:
+    """The model name under upstream's keys: ``model.default``, else ``model.model``."""
+    for key in ("default", "model"):
+        value = section.get(key)
+        if value in (None, ""):
+            continue
+        if not isinstance(value, str):
+            raise ConfigError(f"{path}: model.{key} is {value!r}; expected a string.")
+        return value.strip()
+    return None
+
+
+def _model_section(path: Path, value: Any) -> Any:
+    """The ``model`` section in our keys, upstream's forms read as upstream reads them.
+
+    Upstream names the model ``model: NAME`` or ``model.default``, and there a missing provider
+    means its ``auto`` detection; a section in our keys (``name``) keeps our default provider.
+    Only the loaded copy changes: the file is never rewritten for it.
+    """
+    if value == "":
+        return {}
+    if isinstance(value, str):
+        return {"name": value.strip(), "provider": "auto"}
+    if not isinstance(value, dict) or value.get("name"):
+        return value  # a non-mapping is reported by _validate
+    name = _upstream_name(path, value)
+    if name is None:
+        return value
+    return {**value, "name": name, "provider": value.get("provider") or "auto"}
+
+
 def load_config(home: Path) -> Config:
     """Read and validate ``<home>/config.yaml`` (missing file = all defaults)."""
     path = home / "config.yaml"
     user = _read_user_config(path)
     # Sections explicitly set to null mean "defaults".
     user = {k: v for k, v in user.items() if not (v is None and isinstance(DEFAULTS.get(k), dict))}
+    if "model" in user:
+        user["model"] = _model_section(path, user["model"])
     _validate(path, user, DEFAULTS)
     return Config(home=home, data=_merge(DEFAULTS, user))
 
@@ -293,8 +329,11 @@ def set_config_value(home: Path, dotted: str, value: Any) -> None:
         text = yaml.safe_dump(new_user, sort_keys=False, allow_unicode=True)
     from engine.atomic import atomic_write_text
 
-    home.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, text)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, text)
+    except OSError as exc:  # a read-only home: the temp file beside config.yaml cannot be made
+        raise ConfigError(f"{path}: cannot be written ({exc.strerror or exc}); it was left as it was.") from exc
 
 
 def _safe_load(text: str) -> Any:

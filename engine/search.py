@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from engine.providers import ChatRequest, Provider
 from engine.scrub import sanitize_context
+from engine.tokens import content_text
 from engine.store import SearchHit, SessionDB, StoredMessage
 
 HIDDEN_SOURCES = ("tool", "subagent")
@@ -107,8 +108,7 @@ def _trim_middle(text: str, limit: int) -> str:
 
 def render_message(message: dict[str, Any]) -> str:
     """One canonical message as labelled plain text; tool outputs keep their head and tail."""
-    content = message.get("content")
-    content = content if isinstance(content, str) else ""
+    content = content_text(message.get("content"))  # structured content: its text parts and markers
     if message.get("role") == "tool":
         label = f"TOOL {message['name']}" if message.get("name") else "TOOL"
         return f"[{label}]: {_trim_middle(content, TOOL_OUTPUT_CHARS)}"

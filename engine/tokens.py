@@ -4,6 +4,9 @@ Why characters: the engine talks to several providers whose tokenizers differ, a
 needs to be conservative and stable. Latin text runs ~4 characters a token; CJK and kana/hangul
 ~1 character a token, so counting them apart keeps Chinese conversations from being under-counted
 4×. The provider-reported prompt tokens replace this estimate whenever they are known.
+
+``content_text`` lives here because estimates were its first user; it is the project's one way
+to turn message content (plain or multimodal parts) into text, for the store and the UI too.
 """
 
 from __future__ import annotations
@@ -21,24 +24,50 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 TRUNCATION_NOTE = "\n[… truncated]"
 
 
-def content_text(content: Any) -> str:
-    """The text of a message ``content``: a string, ``None``, or a list of multimodal parts.
+TEXT_PART_TYPES = frozenset({"text", "input_text", "output_text"})
+IMAGE_PART_TYPES = frozenset({"image", "image_url", "input_image"})
+AUDIO_PART_TYPES = frozenset({"audio", "input_audio"})
+STRUCTURED_MARKER = "[structured content]"
+MAX_PART_DEPTH = 8  # tool results nest parts; a deeper (hostile) structure is only marked
 
-    Image parts count as a short placeholder, never as their base64 payload.
+
+def content_text(content: Any, *, markers: bool = True) -> str:
+    """The text of a message ``content`` — a string, ``None``, a part or a list of parts — for
+    display, estimates and the search index: the one flattener, so every view agrees.
+
+    A non-text part becomes a short marker (``[image]``, ``[audio]``, ``[<type>]``), never its
+    payload (base64); ``markers=False`` keeps the text parts only (what the search index holds).
     """
+    return _flatten(content, markers, 0)
+
+
+def _flatten(content: Any, markers: bool, depth: int) -> str:
     if content is None:
         return ""
     if isinstance(content, str):
         return content
+    if depth > MAX_PART_DEPTH:
+        return STRUCTURED_MARKER if markers else ""
     if isinstance(content, list):
-        parts = []
-        for part in content:
-            if isinstance(part, Mapping) and isinstance(part.get("text"), str):
-                parts.append(part["text"])
-            else:
-                parts.append("[image]")
-        return "\n".join(parts)
+        return "\n".join(text for text in (_flatten(p, markers, depth + 1) for p in content) if text)
+    if isinstance(content, Mapping):
+        return _part_text(content, markers, depth)
     return str(content)
+
+
+def _part_text(part: Mapping[str, Any], markers: bool, depth: int) -> str:
+    kind = part.get("type") if isinstance(part.get("type"), str) else None
+    if isinstance(part.get("text"), str) and (kind is None or kind in TEXT_PART_TYPES):
+        return part["text"]
+    if "content" in part and kind in (None, "tool_result"):  # a tool result holding its own parts
+        return _flatten(part["content"], markers, depth + 1)
+    if not markers:
+        return ""
+    if kind in IMAGE_PART_TYPES:
+        return "[image]"
+    if kind in AUDIO_PART_TYPES:
+        return "[audio]"
+    return f"[{kind}]" if kind else STRUCTURED_MARKER
 
 
 def estimate_text_tokens(text: str) -> int:

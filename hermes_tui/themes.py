@@ -15,6 +15,9 @@ from typing import Any
 
 from textual.app import App
 from textual.color import Color, ColorParseError
+from textual.css.errors import StylesheetError
+from textual.css.stylesheet import Stylesheet
+from textual.css.tokenizer import TokenError
 from textual.theme import Theme
 
 from engine.config import read_yaml
@@ -86,6 +89,42 @@ def _check_fields(path: Path, data: dict[str, Any]) -> None:
         raise ThemeFileError(f"{path}: variables must map names to text values.")
 
 
+def _parses(prop: str, value: str) -> bool:
+    """Whether Textual's CSS parser takes ``value`` (as a variable, the way themes are used) for ``prop``."""
+    sheet = Stylesheet(variables={"value": value})
+    sheet.add_source(f"Screen {{ {prop}: $value; }}")
+    try:
+        sheet.parse()
+    except (StylesheetError, TokenError):
+        return False
+    return True
+
+
+def _kind(default: str) -> tuple[str, tuple[str, ...]] | None:
+    """What a variable holds, judged by where Textual's own value for it parses, and the
+    properties a replacement must parse in (a colour may be used as a background)."""
+    if _parses("background", default):
+        return "a colour", ("color", "background")
+    if _parses("color", default):
+        return "a foreground colour", ("color",)
+    if _parses("text-style", default):
+        return "a text style", ("text-style",)
+    return None
+
+
+def _check_variables(path: Path, theme: Theme) -> None:
+    """Refuse a variable value the stylesheet could not parse: Textual substitutes variables
+    when it parses the app's CSS, so a bad one would stop start-up, not just this theme.
+
+    Only Textual's own variables are checked; a name of the user's own is used by no CSS here.
+    """
+    defaults = dataclasses.replace(theme, variables={}).to_color_system().generate()
+    for name, value in theme.variables.items():
+        kind = _kind(defaults[name]) if name in defaults else None
+        if kind is not None and not all(_parses(prop, value) for prop in kind[1]):
+            raise ThemeFileError(f"{path}: variables.{name} is {value!r}, not {kind[0]}.")
+
+
 def load_theme_file(path: Path) -> Theme:
     """One validated theme; :class:`ThemeFileError` names the file and the first problem."""
     data = _read_yaml(path)
@@ -95,6 +134,7 @@ def load_theme_file(path: Path) -> Theme:
         theme.to_color_system().generate()
     except (ColorParseError, ValueError, TypeError) as exc:
         raise ThemeFileError(f"{path}: Textual cannot build colours from it ({exc}).") from exc
+    _check_variables(path, theme)
     return theme
 
 

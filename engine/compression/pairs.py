@@ -1,12 +1,16 @@
 """Tool-call groups: an assistant message with ``tool_calls`` and the results that answer it.
 
 Providers reject a tool result without its call and a call without its result (invariant 5), so
-compression moves whole groups ("units") and repairs whatever the input already had broken.
+compression moves whole groups ("units") and repairs whatever the input already had broken: a
+result without its call is dropped, a call without its result gets a stub result (the call is
+kept: it is what the model did). A result answers a call by the call's ``call_result_id``.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from engine.providers.types import call_result_id
 
 STUB_RESULT = "[result unavailable: compacted]"
 
@@ -14,10 +18,10 @@ Message = dict[str, Any]
 
 
 def call_ids(message: Message) -> list[str]:
-    """Ids of the tool calls an assistant message makes (empty for any other message)."""
+    """The ids results answer the tool calls of an assistant message by (empty for any other message)."""
     if message.get("role") != "assistant":
         return []
-    return [call["id"] for call in message.get("tool_calls") or ()]
+    return [call_result_id(call) for call in message.get("tool_calls") or ()]
 
 
 def unit_starts(messages: list[Message], start: int) -> list[int]:
@@ -64,6 +68,7 @@ def repair_tool_pairs(messages: list[Message]) -> list[Message]:
 
 def _stub(call_message: Message, call_id: str) -> Message:
     name = next(
-        (c.get("function", {}).get("name", "") for c in call_message["tool_calls"] if c["id"] == call_id), ""
+        (c.get("function", {}).get("name", "") for c in call_message["tool_calls"] if call_result_id(c) == call_id),
+        "",
     )
     return {"role": "tool", "tool_call_id": call_id, "name": name, "content": STUB_RESULT}

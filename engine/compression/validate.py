@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import BadInputError
+from engine.providers.types import call_result_id
 
 ROLES = ("user", "assistant", "tool")
 
@@ -18,11 +19,12 @@ def _check_calls(where: str, calls: Any) -> None:
     if not isinstance(calls, list):
         raise BadInputError(f"{where}: tool_calls must be a list, not {type(calls).__name__}.")
     for j, call in enumerate(calls):
-        if not isinstance(call, Mapping) or not isinstance(call.get("id"), str) or not call["id"]:
+        ids = [call.get(key) for key in ("call_id", "id")] if isinstance(call, Mapping) else []
+        if not any(isinstance(value, str) and value for value in ids):
             raise BadInputError(f"{where}: tool_calls[{j}] has no id.")
         function = call.get("function")
         if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
-            raise BadInputError(f"{where}: tool_calls[{j}] ({call['id']}) has no function name.")
+            raise BadInputError(f"{where}: tool_calls[{j}] ({call_result_id(call)}) has no function name.")
 
 
 def validate_messages(messages: Any) -> None:

@@ -10,7 +10,10 @@ exact), which ``undo`` reverses through the same write path.
 Limits are enforced on writes, but a hand-edited file can hold anything, so the snapshot guards
 the prompt as well: an entry over ``MAX_ENTRY_CHARS`` or failing the threat scan enters as a
 ``[BLOCKED: …]`` marker, and entries enter in file order only while the block fits the limit.
-Loading never changes the file; ``prompt_view`` says what was left out and why.
+Loading never changes the file; ``prompt_view`` says what was left out and why. Replace and
+remove refuse a file holding text the parser folded into an entry (``files.drift``), since
+rewriting the entry would drop that text; an entry over the file's limit is one, so an oversized
+entry is fixed by editing the file.
 """
 
 from __future__ import annotations
@@ -67,8 +70,7 @@ def _prompt_safe(entry: str, file_name: str) -> str:
     if len(entry) > MAX_ENTRY_CHARS:
         return (
             f"[BLOCKED: {file_name} entry of {len(entry):,} chars exceeds the {MAX_ENTRY_CHARS:,}-char entry "
-            "limit. Removed from the system prompt; shorten it in the file or remove it with "
-            "`hermes-tui memory remove`.]"
+            "limit. Removed from the system prompt; shorten or remove it by editing the file.]"
         )
     hits = scan(entry)
     if hits:
@@ -124,13 +126,13 @@ def _view_warning(file_name: str, entries: list[str], shown: list[str], limit: i
     if len(oversized) == 1:
         return (
             f"{file_name} has an entry of {oversized[0]:,} chars, over the {MAX_ENTRY_CHARS:,}-char entry limit: "
-            f"a [BLOCKED] marker stands in for it in the system prompt; shorten or remove it ({FIX_HINT})."
+            "a [BLOCKED] marker stands in for it in the system prompt; shorten or remove it by editing the file."
         )
     if oversized:
         return (
             f"{file_name} has {len(oversized)} entries over the {MAX_ENTRY_CHARS:,}-char entry limit (the longest "
             f"{max(oversized):,} chars): [BLOCKED] markers stand in for them in the system prompt; shorten or "
-            f"remove them ({FIX_HINT})."
+            "remove them by editing the file."
         )
     return None
 
@@ -254,7 +256,7 @@ class MemoryStore:
                 return None, problem
             return self._put(target, entries, index, text, "Entry replaced.")
 
-        return files.update_entries(self.path(target), change)
+        return files.update_entries(self.path(target), change, drift_limit=self.limits[target])
 
     def remove(self, target: str, old_text: str) -> dict:
         if target not in TARGETS:
@@ -269,7 +271,7 @@ class MemoryStore:
                 return None, problem
             return self._drop(target, entries, index, "Entry removed.")
 
-        return files.update_entries(self.path(target), change)
+        return files.update_entries(self.path(target), change, drift_limit=self.limits[target])
 
     def undo(self, change: dict) -> dict:
         """Reverse one ``change`` of a write result; scanner, limits and duplicates apply as to any write.
@@ -286,7 +288,11 @@ class MemoryStore:
         return self._revert(target, action, change["after"], change["before"] if action == "replace" else None)
 
     def _revert(self, target: str, action: str, after: str, before: str | None) -> dict:
-        """The entry exactly equal to ``after`` becomes ``before`` again (is removed when ``None``)."""
+        """The entry exactly equal to ``after`` becomes ``before`` again (is removed when ``None``).
+
+        No drift guard: only an entry equal to what this app wrote is touched, so no text added by
+        hand can be dropped.
+        """
         if before is not None:
             before, problem = clean_content(before, "before")
             if problem or (problem := threat_error(before)):

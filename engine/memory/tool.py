@@ -1,8 +1,10 @@
 """The ``memory`` tool the model calls: its schema, the guidance text, and the handler.
 
 The handler validates and scans *before* the gate, so a malformed or poisoned write is refused
-at once instead of being staged and failing only at approval time. Its result is upstream's shape:
-the store's ``"change"`` (ours, for undo) is left out of what the model sees.
+at once instead of being staged and failing only at approval time. Errors are ones the model can
+recover from, as upstream's: a replace or remove without ``old_text`` comes back with the current
+entries and usage, and a null target means 'memory'. Results are upstream's shape: the store's
+``"change"`` (ours, for undo) is left out of what the model sees.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 from engine.errors import HermesError
 from engine.memory.gate import MemoryWriteGate
 from engine.memory.pending import ACTIONS, ORIGINS, replay
-from engine.memory.store import TARGETS, MemoryStore, clean_content, threat_error
+from engine.memory.store import TARGETS, MemoryStore, Usage, clean_content, threat_error
 
 MEMORY_GUIDANCE = (
     "You have persistent memory across sessions (the MEMORY and USER PROFILE blocks above are a "
@@ -75,16 +77,31 @@ def _for_model(result: dict) -> dict:
     return {key: value for key, value in result.items() if key != "change"}
 
 
-def _validate(arguments: Any) -> tuple[dict, dict | None]:
-    """The payload to replay, or an error naming the bad argument."""
+def _action_target(arguments: Any) -> tuple[dict, dict | None]:
+    """``{"action", "target"}`` of a call, or an error; a null or missing target is 'memory' (upstream)."""
     if not isinstance(arguments, dict):
         return {}, _error("Arguments must be a JSON object.")
     action, target = arguments.get("action"), arguments.get("target")
+    if target is None:  # strict providers send null for an optional field they leave out
+        target = "memory"
     if action not in ACTIONS:
         return {}, _error(f"Unknown action {action!r}. Use: add, replace, remove.")
     if target not in TARGETS:
         return {}, _error(f"Invalid target {target!r}. Use 'memory' or 'user'.")
-    payload: dict[str, Any] = {"action": action, "target": target}
+    return {"action": action, "target": target}, None
+
+
+def _lacks_old_text(action: str, arguments: dict) -> bool:
+    """A replace or remove whose ``old_text`` is missing, null or blank: nothing says which entry."""
+    old_text = arguments.get("old_text")
+    blank = old_text is None or (isinstance(old_text, str) and not old_text.strip())
+    return action in ("replace", "remove") and blank
+
+
+def _validate(head: dict, arguments: dict) -> tuple[dict, dict | None]:
+    """The payload to replay (``head`` plus the cleaned texts), or an error naming the bad argument."""
+    action = head["action"]
+    payload: dict[str, Any] = dict(head)
     if action in ("add", "replace"):
         content, problem = clean_content(arguments.get("content"), "content")
         if problem or (problem := threat_error(content)):
@@ -110,10 +127,15 @@ class MemoryTool:
     def handle(self, arguments: dict, *, origin: str = "foreground") -> dict:
         if origin not in ORIGINS:
             return _error(f"Invalid origin {origin!r}; expected {' or '.join(ORIGINS)}.")
-        payload, problem = _validate(arguments)
+        head, problem = _action_target(arguments)
         if problem:
             return problem
         try:
+            if _lacks_old_text(head["action"], arguments):
+                return self._old_text_needed(head["action"], head["target"])
+            payload, problem = _validate(head, arguments)
+            if problem:
+                return problem
             outcome = self.gate.check(payload, origin=origin)
             if outcome.record is not None:
                 return {"success": True, "staged": True, "pending_id": outcome.record.id, "message": STAGED_MESSAGE}
@@ -122,3 +144,16 @@ class MemoryTool:
             return _for_model(replay(payload, self.store))
         except HermesError as exc:  # a disk problem becomes a tool error, never a crashed turn
             return _error(str(exc))
+
+    def _old_text_needed(self, action: str, target: str) -> dict:
+        """Upstream's recoverable error: what is missing, plus the entries to pick ``old_text`` from."""
+        entries = self.store.entries(target)
+        usage = Usage.of(entries, self.store.limits[target])
+        return {
+            **_error(
+                f"'{action}' needs old_text: a short unique substring of the entry to {action}, and none was "
+                f"given. Call {action} again with old_text set to part of one of current_entries."
+            ),
+            "current_entries": entries,
+            "usage": f"{usage.chars:,}/{usage.limit:,}",
+        }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 
+from engine.providers.types import call_result_id
 from engine.scrub import build_recall_fence
 
 MISSING_RESULT = "[no result: the turn was interrupted before this tool ran]"
@@ -44,14 +45,21 @@ def _stub_missing_results(messages: list[dict]) -> list[dict]:
         close_pending()
         out.append(message)
         if message.get("role") == "assistant":
-            pending.extend(call.get("id") for call in message.get("tool_calls") or [])
+            pending.extend(call_result_id(call) for call in message.get("tool_calls") or [])
     close_pending()
     return out
 
 
+def _as_parts(message: dict) -> dict:
+    """A dict ``content`` (one part, as upstream may store it) as a one-part list: providers take
+    a string or a list of parts, and a resume replays the structure, not its text."""
+    content = message.get("content")
+    return {**message, "content": [content]} if isinstance(content, dict) else message
+
+
 def build_api_messages(messages: list[dict], *, recall: str | None, current_user_index: int | None) -> list[dict]:
     """The messages for one call: the transcript, fixed up, with recall on the current user message."""
-    view = list(messages)
+    view = [_as_parts(m) for m in messages]
     if recall and recall.strip() and current_user_index is not None and 0 <= current_user_index < len(view):
         view[current_user_index] = _with_fence(view[current_user_index], recall)
     return _stub_missing_results(view)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.providers.types import call_result_id
+
 
 def tool_input(arguments: str) -> dict[str, Any]:
     """The ``input`` object of a tool_use block from a call's raw JSON arguments.
@@ -69,7 +71,7 @@ def _convert(message: dict[str, Any]) -> tuple[str, list[dict[str, Any]]] | None
             blocks.append(
                 {
                     "type": "tool_use",
-                    "id": call.get("id") or "",
+                    "id": call_result_id(call),
                     "name": function.get("name", ""),
                     "input": tool_input(function.get("arguments", "")),
                 }

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
 from engine.prompt.caching import apply_cache_control, cache_marker
 from engine.providers.anthropic_format import to_anthropic_messages, to_anthropic_tools
-from engine.providers.base import REQUEST_TIMEOUT, Provider, ReplyState
+from engine.providers.base import Provider, ReplyState, SDKErrors
 from engine.providers.types import ChatRequest, TextDelta, ToolCallStarted
 
 if TYPE_CHECKING:
@@ -18,6 +18,11 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "tool_use": "tool_calls"
 
 class AnthropicProvider(Provider):
     name = "anthropic"
+    # Anthropic's ``event: error`` names a type, not a status.
+    error_type_status: ClassVar[dict[str, int]] = {
+        "invalid_request_error": 400, "authentication_error": 401, "permission_error": 403, "not_found_error": 404,
+        "request_too_large": 413, "rate_limit_error": 429, "api_error": 500, "overloaded_error": 529,
+    }
 
     def __init__(self, model: str, *, cache_ttl: str = "5m", **common: Any) -> None:
         cache_marker(cache_ttl)  # reject a bad TTL now, not on the first call
@@ -27,13 +32,17 @@ class AnthropicProvider(Provider):
     def _make_client(self, api_key: str) -> anthropic.Anthropic:
         import anthropic  # on first use: see Provider._client
 
-        return anthropic.Anthropic(api_key=api_key, base_url=self.base_url, max_retries=0, timeout=REQUEST_TIMEOUT)
+        return anthropic.Anthropic(
+            api_key=api_key, base_url=self.base_url, max_retries=0, timeout=self.timeouts.transport
+        )
 
-    def _sdk_errors(self) -> tuple[type[Exception], tuple[type[Exception], ...]]:
+    def _sdk_errors(self) -> SDKErrors:
         import anthropic
         import httpx2
 
-        return anthropic.APIStatusError, (anthropic.APIConnectionError, httpx2.TransportError)
+        return SDKErrors(
+            anthropic.APIStatusError, (anthropic.APIConnectionError, httpx2.TransportError), anthropic.AnthropicError
+        )
 
     def request_params(self, request: ChatRequest) -> dict[str, Any]:
         """The keyword arguments of ``messages.create``; the caller's request is not modified."""

@@ -29,6 +29,10 @@ class StreamInterruptedError(ProviderError):
     """The stream broke after part of the reply was already shown, so it cannot be retried."""
 
 
+class ProviderTimeoutError(ProviderError):
+    """The provider kept the reply waiting past one of the ``model.timeouts`` limits."""
+
+
 def one_line(text: object, limit: int = 200) -> str:
     """``text`` squeezed onto one line and capped, for error messages built from server output."""
     flat = " ".join(str(text).split())

@@ -8,18 +8,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from engine.providers.base import REQUEST_TIMEOUT, Provider, ReplyState
-from engine.providers.types import ChatRequest, TextDelta, ToolCallStarted
+from engine.providers.base import Provider, ReplyState, SDKErrors
+from engine.providers.types import ChatRequest, TextDelta, ToolCallStarted, call_result_id
 
 if TYPE_CHECKING:
     import openai
 
 _MESSAGE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
+# Keys of upstream's Responses-style calls that strict chat-completions servers refuse.
+_RESPONSES_CALL_KEYS = ("call_id", "response_item_id")
+
+
+def _wire_call(call: dict[str, Any]) -> dict[str, Any]:
+    """A stored tool call as chat completions takes it: a Responses-style call is sent under the
+    id its result answers (``call_id``), without the Responses-only keys; others as they are."""
+    if not any(key in call for key in _RESPONSES_CALL_KEYS):
+        return call
+    wire = {key: value for key, value in call.items() if key not in _RESPONSES_CALL_KEYS}
+    wire["id"] = call_result_id(call)
+    return wire
 
 
 def _wire_message(message: dict[str, Any]) -> dict[str, Any]:
     """A canonical message with only the keys chat completions accepts, ``None`` values left out."""
-    return {key: message[key] for key in _MESSAGE_KEYS if message.get(key) is not None}
+    wire = {key: message[key] for key in _MESSAGE_KEYS if message.get(key) is not None}
+    if wire.get("tool_calls"):
+        wire["tool_calls"] = [_wire_call(call) for call in wire["tool_calls"]]
+    return wire
 
 
 class OpenAIProvider(Provider):
@@ -28,13 +43,15 @@ class OpenAIProvider(Provider):
     def _make_client(self, api_key: str) -> openai.OpenAI:
         import openai  # on first use: see Provider._client
 
-        return openai.OpenAI(api_key=api_key, base_url=self.base_url, max_retries=0, timeout=REQUEST_TIMEOUT)
+        return openai.OpenAI(
+            api_key=api_key, base_url=self.base_url, max_retries=0, timeout=self.timeouts.transport
+        )
 
-    def _sdk_errors(self) -> tuple[type[Exception], tuple[type[Exception], ...]]:
+    def _sdk_errors(self) -> SDKErrors:
         import httpx2
         import openai
 
-        return openai.APIStatusError, (openai.APIConnectionError, httpx2.TransportError)
+        return SDKErrors(openai.APIStatusError, (openai.APIConnectionError, httpx2.TransportError), openai.OpenAIError)
 
     def request_params(self, request: ChatRequest) -> dict[str, Any]:
         """The keyword arguments of ``chat.completions.create`` (system prompt first, tools in order)."""

@@ -7,6 +7,7 @@ nothing has been shown to the user" and the total time bound hold for both provi
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Mapping
@@ -35,16 +36,26 @@ def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
 class RetryPolicy:
     """Exponential backoff with jitter, a bounded number of attempts and a bounded total wait.
 
-    ``sleep``, ``jitter`` and ``clock`` are injectable so tests neither wait nor depend on chance.
+    ``sleep``, ``jitter`` and ``clock`` are injectable so tests neither wait nor depend on chance;
+    ``sleep=None`` waits in real time, cut short by a cancel.
     """
 
     max_attempts: int = 4
     base_delay: float = 1.0
     max_delay: float = 30.0
     total_budget: float = 90.0
-    sleep: Callable[[float], None] = time.sleep
+    sleep: Callable[[float], None] | None = None
     jitter: Callable[[], float] = random.random
     clock: Callable[[], float] = time.monotonic
+
+    def pause(self, seconds: float, cancel: threading.Event | None) -> None:
+        """Wait before the next attempt; a real wait ends as soon as ``cancel`` is set."""
+        if self.sleep is not None:
+            self.sleep(seconds)
+        elif cancel is not None:
+            cancel.wait(seconds)
+        else:
+            time.sleep(seconds)
 
     def delay(self, attempt: int, retry_after: float | None, elapsed: float) -> float | None:
         """Seconds to wait after failed attempt ``attempt`` (1-based), or None to give up.

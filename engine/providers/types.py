@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Mapping, Union
 
 
 @dataclass
@@ -76,5 +76,28 @@ def deterministic_tool_call_id(name: str, arguments: str, index: int) -> str:
 
     Derived from the call itself, so replaying the transcript sends the same bytes every turn
     and after a resume (a random id would break the cached prefix and orphan the result).
+    ``index`` is the call's position among all the conversation's calls, not just this reply's:
+    the same call made again later must not get the same id (Anthropic rejects a request that
+    repeats a ``tool_use`` id). The id is made once and stored; replays send the stored one.
     """
     return "call_" + hashlib.sha256(f"{name}:{arguments}:{index}".encode()).hexdigest()[:12]
+
+
+def call_result_id(call: Mapping[str, Any]) -> str:
+    """The id a tool result names to answer ``call`` (its ``tool_call_id``).
+
+    Upstream's Responses-style calls carry it as ``call_id`` beside an ``fc_…`` item ``id``;
+    every other call carries it as ``id``.
+    """
+    return str(call.get("call_id") or call.get("id") or "")
+
+
+def conversation_call_ids(messages: list[dict[str, Any]]) -> list[str]:
+    """The result ids of every tool call in ``messages``, in order (duplicates kept)."""
+    return [
+        call_result_id(call)
+        for message in messages
+        if message.get("role") == "assistant"
+        for call in message.get("tool_calls") or ()
+        if isinstance(call, Mapping)
+    ]

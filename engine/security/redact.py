@@ -6,14 +6,15 @@ two keys apart in a log without revealing either. :func:`redact` is idempotent: 
 is recognised and left alone on a second pass.
 
 Why it is fast and linear: one scanner regex finds every *trigger* (a vendor prefix such as
-``sk-`` or ``ghp_``, ``eyJ``, ``Bearer``, ``?``/``&`` before a sensitive URL parameter, ``:``
-or ``=`` after a secret-looking name). Every alternative starts with a literal character, so
-the regex engine skips ordinary text with a character-set search instead of trying each rule at
-each position; boundary checks are fixed-width lookbehinds placed after that literal; every
-repetition is one character class with an upper bound and no quantifier holds another. The
-name before a ``:``/``=`` is read from a bounded window, the value after it with an anchored
-match. Text is scanned once, left to right, and each region is replaced at most once. PEM
-blocks are found with plain forward searches (never a lazy ``.*?``) before the scan.
+``sk-``, ``ghp_``, ``SG.`` or ``SK``, ``eyJ``, ``Bearer``, ``?``/``&`` before a sensitive URL
+parameter, ``:`` or ``=`` after a secret-looking name, ``://`` after a database scheme). Every
+alternative starts with a literal character, so the regex engine skips ordinary text with a
+character-set search instead of trying each rule at each position; boundary checks are
+fixed-width lookbehinds placed after that literal; every repetition is one character class with
+an upper bound and no quantifier holds another. The name before a ``:``/``=`` (and a database
+URL's scheme) is read from a bounded window, the value after it with an anchored match. Text is
+scanned once, left to right, and each region is replaced at most once. PEM blocks are found
+with plain forward searches (never a lazy ``.*?``) before the scan.
 ``bench/bench_redact.py`` measures the 1 MB / 100 kB ratio on adversarial inputs.
 """
 
@@ -41,6 +42,8 @@ _TOKENS: tuple[tuple[str, str, bool], ...] = (
     ("hf_", r"[A-Za-z0-9]{30,255}", True),  # Hugging Face
     ("npm_", r"[A-Za-z0-9]{36,255}", True),  # npm
     ("pypi-", r"[A-Za-z0-9_-]{50,4096}", True),  # PyPI
+    ("SG.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", True),  # SendGrid
+    ("SK", r"[0-9a-fA-F]{32}(?![A-Za-z0-9])", True),  # Twilio API key
     # JWT: three base64url segments, the header a JSON object ({" = eyJ).
     ("eyJ", r"[A-Za-z0-9_-]{7,8192}\.[A-Za-z0-9_-]{10,16384}\.[A-Za-z0-9_-]{0,8192}", False),
 )
@@ -62,8 +65,9 @@ _SEP_GUARD = "|".join(
 
 
 def _anchor(prefix: str) -> int:
-    """Index of the rarest character of a token prefix (``-``, ``_`` or ``J``; else the first)."""
-    return next((i for i, ch in enumerate(prefix) if ch in "-_J"), 0)
+    """Index of the rarest character of a token prefix (``-``, ``_``, ``J``, ``K`` or ``G``; else
+    the first)."""
+    return next((i for i, ch in enumerate(prefix) if ch in "-_JKG"), 0)
 
 
 def _scanner() -> re.Pattern[str]:
@@ -76,7 +80,7 @@ def _scanner() -> re.Pattern[str]:
     by_first: dict[str, list[str]] = {
         "?": [f"(?P<url_q>{_URL_PARAM})"],
         "&": [f"(?P<url_a>{_URL_PARAM})"],
-        ":": [f"(?P<sep_c>{_SEP_GUARD})"],
+        ":": ["(?<=[A-Za-z0-9]:)(?P<dsn>//)", f"(?P<sep_c>{_SEP_GUARD})"],
         "=": [f"(?P<sep_e>{_SEP_GUARD})"],
     }
     for i, casing in enumerate(("Bearer", "bearer", "BEARER")):
@@ -111,6 +115,15 @@ _VALUE = re.compile(
     r"|(?P<ref>\$\{[A-Za-z_][A-Za-z0-9_]{0,80}\})|(?P<bare>[^\s\"',;&<>(){}\[\]]{1,4096}))"
 )
 _URL_VALUE = re.compile(r"[^&#\s\"'<>]{1,4096}")
+# A database URL's scheme, read from the window before ``://`` (``postgresql+psycopg2`` too), and
+# its ``user:password@``; userinfo cannot hold ``/ ? #`` unencoded, so the password stops there.
+_DSN_WINDOW = 40
+_DSN_SCHEME = re.compile(
+    r"(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?)"
+    r"(?:\+[A-Za-z0-9_]{1,20}|)\Z"  # an optional driver, spelled so no quantifier holds another
+)
+_DSN_USERINFO = re.compile(r"[^\s:@/?#\"'<>]{0,256}:(?P<pw>[^\s@/?#\"'<>]{1,1024})@")
+_TEMPLATE = re.compile(r"\$?\{[^{}]{0,1024}\}\Z")  # f"…:{password}@…" or ${DB_PASSWORD}: code, not a secret
 # Values in NAME=value that are references, placeholders or literals, not secrets.
 _NOT_A_VALUE = re.compile(r"(?:\$[A-Za-z_][A-Za-z0-9_]{0,80}|None|null|nil|true|false|\*{1,64})\Z")
 
@@ -177,8 +190,24 @@ def _assignment(text: str, m: re.Match[str]) -> _Edit:
     return _masked(v.start(group), value)
 
 
+def _dsn_password(text: str, m: re.Match[str]) -> _Edit:
+    """The password of ``postgres://user:password@host`` (and the other database schemes)."""
+    scheme_end = m.start()  # the ``:`` before ``//``
+    if _DSN_SCHEME.search(text[max(0, scheme_end - _DSN_WINDOW) : scheme_end]) is None:
+        return None
+    userinfo = _DSN_USERINFO.match(text, m.end())
+    if userinfo is None:
+        return None
+    password = userinfo.group("pw")
+    if _TEMPLATE.match(password) or _NOT_A_VALUE.match(password):
+        return None
+    return _masked(userinfo.start("pw"), password)
+
+
 def _edit(text: str, m: re.Match[str]) -> _Edit:
     kind = m.lastgroup or ""
+    if kind == "dsn":
+        return _dsn_password(text, m)
     if kind.startswith("sep_"):
         return _assignment(text, m)
     if kind.startswith("url_"):

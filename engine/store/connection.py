@@ -1,8 +1,10 @@
-"""Opening ``state.db`` safely, choosing its journal mode, and the one write path.
+"""Opening ``state.db`` safely, getting it ready for writes, and the one write path.
 
 Order matters: a database is inspected through an immutable read-only handle *before* a
 read-write connection exists, so a corrupt or foreign file is reported without a byte of it
-(or a ``-wal``/``-shm`` file beside it) being written.
+(or a ``-wal``/``-shm`` file beside it) being written. That look is cheap and cannot see every
+page; before the first write the whole file passes ``PRAGMA quick_check`` and only then is its
+journal mode chosen, so a damaged page is refused before anything is written to the file.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ WAL_UNSUPPORTED = ("locking protocol", "not authorized")
 def check_readable(path: Path) -> None:
     """Refuse a file that is not an intact SQLite database, without writing anything.
 
-    A lightweight stand-in for ``PRAGMA quick_check`` (which would read the whole file on
-    every start): header, schema, and the b-tree paths every command touches.
+    A light first look, so that reads start at once: header, schema, and the b-tree paths every
+    command touches. The whole file is checked only before a write (``verify_intact``).
     """
     if path.is_dir():
         raise StoreError(f"{path}: is a directory, not a session database.")
@@ -102,21 +104,53 @@ def choose_journal_mode(conn: sqlite3.Connection) -> str:
         return str(conn.execute("PRAGMA journal_mode=DELETE").fetchone()[0]).lower()
 
 
-def connect(path: Path) -> tuple[sqlite3.Connection, str]:
-    """A read-write connection in autocommit mode (transactions are explicit) and its journal mode."""
+def connect(path: Path) -> sqlite3.Connection:
+    """A read-write connection in autocommit mode (transactions are explicit); the file is not changed."""
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA foreign_keys=ON")  # upstream declares ON DELETE CASCADE on usage rows
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot be opened ({exc}).") from exc
+    return conn
+
+
+def current_journal_mode(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+
+
+def prepare_journal(conn: sqlite3.Connection, path: Path) -> str:
+    """Choose the journal mode (a write to the file's header), just before the first write."""
     try:
         mode = choose_journal_mode(conn)
         if mode == "wal":
             conn.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; the WAL norm
-        conn.execute("PRAGMA foreign_keys=ON")  # upstream declares ON DELETE CASCADE on usage rows
     except sqlite3.Error as exc:
-        conn.close()
         raise StoreError(f"{path}: cannot be opened ({exc}).") from exc
-    return conn, mode
+    return mode
+
+
+def verify_intact(conn: sqlite3.Connection, path: Path, sleep: Callable[[float], None] = time.sleep) -> None:
+    """``PRAGMA quick_check`` of every page; a damaged one is a StoreError and nothing is written.
+
+    It reads the whole file (about 0.4 s for the 255 MB of a home of 200,000 messages), so it
+    runs once per connection, before its first write, never for a read. A busy database is
+    waited for as a write would be, never reported as damage.
+    """
+    for attempt in range(1, MAX_WRITE_ATTEMPTS + 1):
+        try:
+            rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+        except sqlite3.DatabaseError as exc:
+            if is_busy(exc) and attempt < MAX_WRITE_ATTEMPTS:
+                sleep(random.uniform(*RETRY_SLEEP_RANGE))
+                continue
+            if is_busy(exc):
+                raise store_error(str(path), exc) from exc
+            problem = str(exc)
+        else:
+            if rows == [("ok",)]:
+                return
+            problem = " ".join(str(rows[0][0] if rows else "no result").split())
+        raise StoreError(f"{path}: the database is corrupt ({problem[:200]}); nothing was written.")
 
 
 def is_busy(exc: BaseException) -> bool:

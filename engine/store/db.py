@@ -3,7 +3,9 @@
 It reads only the columns it knows and writes rows naming only those columns, so anything a
 newer upstream release added keeps its defaults and its data. All writes go through
 ``connection.run_write`` (BEGIN IMMEDIATE + jittered retry); one RLock serialises use of the
-connection across the app's threads.
+connection across the app's threads. The first write of a connection is preceded by a
+``quick_check``, the journal-mode choice and whatever the schema lacks (``_ready_for_writes``),
+so reads alone — a failed command among them — leave the file as it was.
 """
 
 from __future__ import annotations
@@ -19,10 +21,27 @@ from typing import Any, Callable, Collection, Mapping, Sequence, TextIO, TypeVar
 from engine import clock
 from engine.errors import BadInputError, NotFoundError, RefusedError, StoreError
 from engine.store import lineage, maintenance, schema
-from engine.store.connection import check_readable, check_writable, connect, run_write
-from engine.store.listing import fetch_sessions, recent_session_ids
+from engine.store.connection import (
+    check_readable,
+    check_writable,
+    connect,
+    current_journal_mode,
+    prepare_journal,
+    run_write,
+    verify_intact,
+)
+from engine.store.lineage import LineageMoved
+from engine.store.listing import fetch_sessions, readable_time, recent_session_ids
 from engine.store.maintenance import Redactor, Removal
-from engine.store.messages import ACTIVE, INSERT_SQL, SELECT_COLUMNS, message_row, stored_message, tool_call_total
+from engine.store.messages import (
+    ACTIVE,
+    SELECT_COLUMNS,
+    clean_text,
+    insert_message,
+    message_row,
+    stored_message,
+    tool_call_total,
+)
 from engine.store.models import SearchHit, Session, StoredMessage, TreeNode
 from engine.store.query import parse_query
 from engine.store.search import run_search
@@ -36,7 +55,6 @@ USAGE_COLUMNS = {
     "cache_write_tokens": "cache_write_tokens",
     "reasoning_tokens": "reasoning_tokens",
     "api_calls": "api_call_count",
-    "tool_calls": "tool_call_count",
 }
 LAST_AUTO_PRUNE = "last_auto_prune"
 
@@ -48,8 +66,15 @@ def new_session_id(at: float) -> str:
 
 
 def end_in_transaction(conn: sqlite3.Connection, session_id: str, reason: str) -> None:
-    """Mark a session ended inside the caller's transaction."""
-    conn.execute("UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?", (clock.now(), reason, session_id))
+    """Mark a session ended inside the caller's transaction; an ended session keeps its first reason.
+
+    Lineage following reads ``end_reason`` (a ``compression`` parent leads to its continuation),
+    so a later, stale end never overwrites it; ``reopen_session`` clears the mark on purpose.
+    """
+    conn.execute(
+        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
+        (clock.now(), clean_text(reason), session_id),
+    )
 
 
 class SessionDB:
@@ -68,11 +93,16 @@ class SessionDB:
         self.label = str(self.path)
         check_readable(self.path)
         check_writable(self.path)
-        self._conn, self.journal_mode = connect(self.path)
+        self._conn = connect(self.path)
         self._lock = threading.RLock()
+        self._writes_ready = False
         try:
-            if schema.missing_parts(self._conn):
-                self._write(lambda c: schema.ensure_schema(c, self.label))
+            self.journal_mode = current_journal_mode(self._conn)
+            if not schema.readable(self._conn):
+                self._ready_for_writes()  # new, or older than v16: no query works until it is completed
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoreError(f"{self.label}: database error ({exc}).") from exc
         except BaseException:
             self._conn.close()
             raise
@@ -88,8 +118,22 @@ class SessionDB:
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
+    def _ready_for_writes(self) -> None:
+        """Once per connection, before its first write: the whole file checked, then WAL, then the schema.
+
+        In that order, so a damaged file is refused before its header or schema is touched.
+        """
+        if self._writes_ready:
+            return
+        verify_intact(self._conn, self.path)
+        self.journal_mode = prepare_journal(self._conn, self.path)
+        if schema.missing_parts(self._conn):
+            run_write(self._conn, self.label, lambda c: schema.ensure_schema(c, self.label))
+        self._writes_ready = True
+
     def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         with self._lock:
+            self._ready_for_writes()
             return run_write(self._conn, self.label, work)
 
     def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -141,6 +185,7 @@ class SessionDB:
         if title is not None:
             self._check_title_free(conn, title, sid)
         values = {"id": sid, "parent_session_id": parent_session_id, "title": title, **columns}
+        values = {name: clean_text(value) for name, value in values.items()}  # e.g. a non-UTF-8 cwd
         names = ", ".join(values)
         conn.execute(f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' * len(values))})", tuple(values.values()))
 
@@ -196,11 +241,16 @@ class SessionDB:
         model: str | None,
         source: str,
         cwd: str | None = None,
+        parent_messages: int | None = None,
     ) -> str:
         """Continue ``parent_id`` in a new child session holding ``messages``, and end the parent.
 
         One transaction: a crash leaves either the old session open and untouched or the whole
         new lineage step — never an ended parent without its continuation (compression, branch).
+        A rotation names ``parent_messages``, how many of the parent's stored messages its context
+        holds: then only an open parent holding exactly those is continued; otherwise another
+        process moved the lineage on (``LineageMoved``, nothing written) and forking would split
+        it. Without it the lineage is built as told (the demo seed ends its parents first).
         """
         started = clock.now()
         child = new_session_id(started)
@@ -208,15 +258,32 @@ class SessionDB:
         rows = [message_row(child, i, m, started) for i, m in enumerate(messages)]
 
         def work(conn: sqlite3.Connection) -> str:
+            self._check_fork_parent(conn, parent_id, parent_messages)
             self._insert_session(conn, child, source=source, model=model, system_prompt=system_prompt,
                                  parent_session_id=parent_id, started_at=started, title=clean_title, cwd=cwd,
                                  message_count=len(rows), tool_call_count=tool_call_total(list(messages)))
             for row in rows:
-                conn.execute(INSERT_SQL, row)
+                insert_message(conn, row)
             end_in_transaction(conn, parent_id, end_reason)
             return child
 
         return self._write(work)
+
+    def _check_fork_parent(self, conn: sqlite3.Connection, parent_id: str, seen: int | None) -> None:
+        """Refuse a rotation of a parent already ended, or holding messages the forking context lacks."""
+        row = conn.execute("SELECT ended_at FROM sessions WHERE id = ?", (parent_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no session with id {parent_id!r} in {self.label}.")
+        if seen is None:
+            return
+        if row[0] is not None:
+            tip = lineage.compression_tip(conn, parent_id)
+            raise LineageMoved(f"session {parent_id} was ended by another process meanwhile; it was not "
+                               f"continued again (its lineage is at {tip}).", tip)
+        stored = conn.execute(f"SELECT COUNT(*) FROM messages WHERE session_id = ? AND {ACTIVE}", (parent_id,))
+        if stored.fetchone()[0] != seen:
+            raise LineageMoved(f"session {parent_id} has messages another process wrote meanwhile; it was "
+                               "not continued from a view that lacks them.", parent_id)
 
     def compression_count(self, session_id: str) -> int:
         """How many compressions led to ``session_id`` (its ancestors that ended in compression)."""
@@ -241,7 +308,7 @@ class SessionDB:
     def _update(self, session_id: str, sql: str, params: Sequence[Any]) -> None:
         def work(conn: sqlite3.Connection) -> None:
             self._must_exist(conn, session_id)
-            conn.execute(sql, (*params, session_id))
+            conn.execute(sql, (*(clean_text(p) for p in params), session_id))
 
         self._write(work)
 
@@ -269,12 +336,11 @@ class SessionDB:
         cache_write_tokens: int = 0,
         reasoning_tokens: int = 0,
         api_calls: int = 0,
-        tool_calls: int = 0,
     ) -> None:
+        """Add one call's token counts; ``tool_call_count`` is not here: storing the calls counts them."""
         values = dict(
             input_tokens=input_tokens, output_tokens=output_tokens, cache_read_tokens=cache_read_tokens,
             cache_write_tokens=cache_write_tokens, reasoning_tokens=reasoning_tokens, api_calls=api_calls,
-            tool_calls=tool_calls,
         )
         sets = ", ".join(f"{col} = COALESCE({col}, 0) + ?" for col in USAGE_COLUMNS.values())
         self._update(session_id, f"UPDATE sessions SET {sets} WHERE id = ?", [int(values[k]) for k in USAGE_COLUMNS])
@@ -290,7 +356,7 @@ class SessionDB:
 
         def work(conn: sqlite3.Connection) -> list[int]:
             self._must_exist(conn, session_id)
-            ids = [int(conn.execute(INSERT_SQL, row).lastrowid or 0) for row in rows]
+            ids = [insert_message(conn, row) for row in rows]
             conn.execute(
                 "UPDATE sessions SET message_count = COALESCE(message_count, 0) + ?, "
                 "tool_call_count = COALESCE(tool_call_count, 0) + ? WHERE id = ?",
@@ -322,12 +388,13 @@ class SessionDB:
         return self._read(lambda c: lineage.descendants(c, root))
 
     def _numbered_family(self, conn: sqlite3.Connection, base: str) -> list[tuple[str, str, float]]:
-        """(id, title, started_at) of ``base`` and every ``base #N``."""
+        """(id, title, started_at) of ``base`` and every ``base #N``; a start that is not a time counts as 0."""
         rows = conn.execute(
             "SELECT id, title, started_at FROM sessions WHERE title = ? OR title LIKE ? ESCAPE '\\'",
             (base, like_escape(base) + " #%"),
         ).fetchall()
-        return [r for r in rows if split_numbered(r[1])[0] == base]
+        return [(sid, title, readable_time(started) or 0.0) for sid, title, started in rows
+                if split_numbered(title)[0] == base]
 
     def next_lineage_title(self, title: str) -> str:
         base, _ = split_numbered(sanitize_title(title))
@@ -338,7 +405,7 @@ class SessionDB:
 
     def resolve(self, id_or_title: str) -> str:
         """An id, a title (its newest numbered variant), or a unique id prefix."""
-        text = id_or_title.strip()
+        text = clean_text(id_or_title).strip()  # a non-UTF-8 argument cannot match, and must not crash
         if not text:
             raise BadInputError("an empty session id or title was given.")
 

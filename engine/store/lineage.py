@@ -3,12 +3,24 @@
 A compression continuation is a child of a session that ended with ``end_reason='compression'``;
 the *tip* is reached by following the newest such child until a session was not compressed.
 Every walk carries a visited set, so a cycle in hand-edited data cannot loop forever.
+A lineage only ever grows at its tip; a process whose view of it went stale is told where the
+tip is now (``LineageMoved``) instead of forking it.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from typing import Collection
+
+from engine.errors import RefusedError
+
+
+class LineageMoved(RefusedError):
+    """Another process continued a session after this one read it; ``tip`` is where it stands now."""
+
+    def __init__(self, message: str, tip: str) -> None:
+        super().__init__(message)
+        self.tip = tip
 
 _UP = """
 WITH RECURSIVE up(start, id, parent, depth) AS (

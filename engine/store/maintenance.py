@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TextIO
 
 from engine.errors import RefusedError
-from engine.store.listing import fetch_sessions
+from engine.security.redact import redact_obj
+from engine.store.listing import fetch_sessions, readable_time
 from engine.store.messages import ACTIVE, SELECT_COLUMNS, stored_message
 from engine.store.models import Session
 
 Redactor = Callable[[str], str]
 SECONDS_PER_DAY = 86400.0
+UNREADABLE_SOURCE = "(unreadable)"
 
 
 @dataclass
@@ -85,24 +87,30 @@ def remove(conn: sqlite3.Connection, plan: Removal) -> None:
 
 
 def stats(conn: sqlite3.Connection, db_bytes: int) -> dict[str, Any]:
-    sessions, oldest, newest = conn.execute("SELECT COUNT(*), MIN(started_at), MAX(started_at) FROM sessions").fetchone()
-    by_source = dict(conn.execute("SELECT source, COUNT(*) FROM sessions GROUP BY source ORDER BY COUNT(*) DESC"))
+    """Counts and the start-time range; cells of the wrong type (another program's) are not counted as times."""
+    sessions = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+    oldest, newest = conn.execute(  # numbers only: text sorts after them (``< ''``)
+        "SELECT MIN(started_at), MAX(started_at) FROM sessions WHERE started_at < ''").fetchone()
+    by_source: dict[str, int] = {}
+    for source, count in conn.execute("SELECT source, COUNT(*) FROM sessions GROUP BY source ORDER BY COUNT(*) DESC"):
+        key = source if isinstance(source, str) else UNREADABLE_SOURCE
+        by_source[key] = by_source.get(key, 0) + count
     messages = conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
     return {
         "sessions": sessions,
         "messages": messages,
         "by_source": by_source,
         "db_bytes": db_bytes,
-        "oldest": oldest,
-        "newest": newest,
+        "oldest": readable_time(oldest),
+        "newest": readable_time(newest),
     }
 
 
 def _redact_message(message: dict[str, Any], redact: Redactor) -> dict[str, Any]:
     out = dict(message)
     for key in ("content", "reasoning"):
-        if isinstance(out.get(key), str):
-            out[key] = redact(out[key])
+        if out.get(key) is not None:  # structured content too: every text part is redacted
+            out[key] = redact_obj(out[key], redact)
     if out.get("tool_calls"):
         calls = []
         for call in out["tool_calls"]:

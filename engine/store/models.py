@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.tokens import content_text
+
 # Snippet highlight markers: plain ASCII so ``--json`` output stays readable, and distinctive
 # enough that the formatting helpers can turn them into styled spans.
 MATCH_START = ">>>"
@@ -36,10 +38,13 @@ class Session:
     last_active: float = 0.0
     model_config: dict[str, Any] | None = None
     preview: str | None = None  # the first user message, for listings
+    # Fields whose stored cell was not of its type (another program wrote a BLOB title, a text
+    # start time …): they hold a neutral value here, are shown as unreadable and are null in JSON.
+    unreadable: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The ``sessions list --json`` object (the system prompt is left out: it is bulky)."""
-        return {
+        record = {
             "id": self.id,
             "title": self.title,
             "source": self.source,
@@ -56,16 +61,21 @@ class Session:
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
         }
+        if self.unreadable:
+            record.update(dict.fromkeys((k for k in self.unreadable if k in record), None))
+            record["unreadable"] = list(self.unreadable)
+        return record
 
 
 @dataclass
 class StoredMessage:
-    """One row of ``messages``; ``tool_calls`` already parsed from its JSON text."""
+    """One row of ``messages``; ``content`` decoded (text, or upstream's list/dict parts) and
+    ``tool_calls`` parsed from their JSON text."""
 
     id: int
     session_id: str
     role: str
-    content: str | None
+    content: str | list[Any] | dict[str, Any] | None
     timestamp: float
     tool_call_id: str | None = None
     tool_calls: list[dict[str, Any]] | None = None
@@ -88,6 +98,11 @@ class StoredMessage:
             out["finish_reason"] = self.finish_reason
         out["timestamp"] = self.timestamp
         return out
+
+    @property
+    def text(self) -> str:
+        """The content as text for display (multimodal parts as ``[image]``-style markers)."""
+        return content_text(self.content)
 
 
 @dataclass

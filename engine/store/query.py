@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from engine.store.messages import clean_text
+
 MAX_TERMS = 64  # a 10 kB paste still becomes a bounded query
 OPERATORS = ("AND", "OR", "NOT")
 _ITEM = re.compile(r'"([^"]*)"(\*?)|(\S+)')
@@ -98,8 +100,11 @@ def _join_operators(items: list[Term | str]) -> list[Term]:
 
 
 def parse_query(text: str) -> ParsedQuery:
-    """Parse and route; never raises, an unusable query becomes ``Route.EMPTY``."""
-    terms = _join_operators(_split_items(text))
+    """Parse and route; never raises, an unusable query becomes ``Route.EMPTY``.
+
+    Lone surrogates (a non-UTF-8 argument) become U+FFFD, as they are stored: SQLite cannot bind them.
+    """
+    terms = _join_operators(_split_items(clean_text(text)))
     if not terms:
         return ParsedQuery((), Route.EMPTY)
     cjk_terms = [t for t in terms if has_cjk(t.text)]

@@ -3,6 +3,11 @@
 Additive only: a table, column, index or trigger is created when missing; nothing is dropped,
 renamed or rewritten, and ``schema_version`` is never lowered (homes from newer upstream
 releases keep their version and their extra tables and columns).
+
+A home is brought up to date just before its first write, never for a read: a read-only
+command leaves an upstream home byte for byte as it was, so reads must cope without our
+additions (``activity_kept``). Only a database reads cannot work on — new, or older than
+upstream's v16, lacking tables or columns every query names (``readable``) — is completed at open.
 """
 
 from __future__ import annotations
@@ -179,6 +184,18 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
+def readable(conn: sqlite3.Connection) -> bool:
+    """Whether reads work on the file as it is: upstream's tables and FTS indexes, every column we read."""
+    if not {"sessions", "messages", *FTS_TABLES} <= existing_objects(conn):
+        return False
+    return set(SESSION_COLUMNS) <= _columns(conn, "sessions") and set(MESSAGE_COLUMNS) <= _columns(conn, "messages")
+
+
+def activity_kept(conn: sqlite3.Connection) -> bool:
+    """Whether ``hermes_tui_activity`` exists and its triggers keep it current (else it is not read)."""
+    return {"hermes_tui_activity", *ACTIVITY_TRIGGERS} <= existing_objects(conn)
+
+
 def missing_parts(conn: sqlite3.Connection) -> bool:
     """Cheap read-only check: does ensure_schema have anything to do?"""
     have = existing_objects(conn)
@@ -220,6 +237,9 @@ def ensure_schema(conn: sqlite3.Connection, label: str) -> None:
             conn.execute(
                 f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_TEXT.format(r='messages')} FROM messages"
             )
+            from engine.store.messages import reindex_structured  # messages imports this module
+
+            reindex_structured(conn, table)
     if not set(ACTIVITY_TRIGGERS) <= have:
         # New, or a trigger was lost (a table rebuild by another program drops them): messages
         # written meanwhile did not move the marks, so they are recomputed from scratch.

@@ -10,6 +10,9 @@ trigram index's vocabulary, read as a term range through a temporary ``fts5vocab
 exactly the messages containing the term — an index read instead of a ``LIKE`` scan of every
 message. A common term would make that read long, so the newest messages are tried first and
 usually fill the page. Newest messages come first on this route (there is no relevance to rank by).
+``OR`` keeps FTS5's meaning (AND and NOT bind tighter): each OR group's candidates are the
+intersection of its terms' (a longer term's come from a trigram MATCH), the groups are united,
+and every candidate is then tested against the whole query.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from functools import lru_cache
 from typing import Any, Collection
 
 from engine.store.lineage import roots_of
+from engine.store.messages import JSON_PREFIX, decode_content
 from engine.store.models import MATCH_END, MATCH_START, SearchHit
-from engine.store.query import ParsedQuery, Route, Term, has_cjk
-from engine.store.schema import FTS_TEXT
+from engine.store.query import TRIGRAM_MIN, ParsedQuery, Route, Term, has_cjk
+from engine.tokens import content_text
 
 VOCAB = "temp.hermes_trigram_vocab"
 MAX_CHAR = "\U0010ffff"
@@ -51,6 +55,20 @@ def _filters(
     return "".join(f" AND {c}" for c in clauses), params
 
 
+def _text_literal(text: str) -> str:
+    """An SQL text literal that may hold NUL (SQLite's quoted strings and text functions stop at one)."""
+    return f"CAST(X'{text.encode().hex()}' AS TEXT)"
+
+
+# The raw cell of a structured row (upstream's ``\x00json:`` text), else NULL: its snippet is
+# made from the decoded text, because an index filled by upstream's triggers holds the JSON.
+# A byte range, not substr(): SQLite's text functions see nothing after the prefix's NUL.
+_PREFIX_END = JSON_PREFIX[:-1] + chr(ord(JSON_PREFIX[-1]) + 1)
+STRUCTURED_RAW = (
+    f"CASE WHEN m.content >= {_text_literal(JSON_PREFIX)} AND m.content < {_text_literal(_PREFIX_END)}"
+    " THEN m.content END"
+)
+
 # No ``rank`` column in the output: selecting it makes FTS5 compute bm25 a second time per row.
 # WORD: FTS5's snippet() (cheap over unicode61 tokens, and it knows tokenization, diacritics and
 # prefixes). TRIGRAM: snippet() would re-tokenize each hit into trigrams, which costs more than
@@ -58,7 +76,7 @@ def _filters(
 # cut in Python (a trigram match is a case-insensitive substring, which a regex finds exactly).
 _FTS_SELECT = {
     route: f"""
-SELECT {table}.rowid, {text}, {HIT_COLUMNS}
+SELECT {table}.rowid, {text}, {STRUCTURED_RAW}, {HIT_COLUMNS}
 FROM {table} CROSS JOIN messages m ON m.id = {table}.rowid CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
 WHERE {table} MATCH ?{{where}}
 ORDER BY {table}.rank LIMIT ?"""
@@ -71,10 +89,7 @@ ORDER BY {table}.rank LIMIT ?"""
 
 def _fts_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
     sql = _FTS_SELECT[parsed.route].format(where=where)
-    rows = conn.execute(sql, (parsed.match_expression(), *params, limit)).fetchall()
-    if parsed.route is Route.TRIGRAM:
-        rows = _with_snippets(rows, parsed)
-    return rows
+    return conn.execute(sql, (parsed.match_expression(), *params, limit)).fetchall()
 
 
 def _marked(match: re.Match[str]) -> str:
@@ -100,63 +115,122 @@ def make_snippet(text: str, needles: list[str]) -> str:
     return ("…" if start else "") + window.replace("\n", " ") + ("…" if end < len(text) else "")
 
 
-def _with_snippets(rows: list, parsed: ParsedQuery) -> list:
-    """Replace each row's text (second column) by its snippet."""
+def _snippet(parsed: ParsedQuery, text: str | None, structured_raw: str | None) -> str:
+    """What a hit shows: structured content as its text and markers, never its JSON or base64."""
     needles = [t.text.lower() for t in parsed.terms if t.op != "NOT"]
-    return [(mid, make_snippet(text or "", needles), *rest) for mid, text, *rest in rows]
+    if structured_raw is not None:
+        return make_snippet(content_text(decode_content(structured_raw)), needles)
+    if parsed.route is Route.WORD:
+        return text or ""  # already FTS5's snippet()
+    return make_snippet((text or "").rstrip(), needles)  # the index text ends in padding
 
 
-def _check_sql(terms: list[Term]) -> str:
-    """``instr`` per term; ``lower()`` (a copy of every row's text) only for terms with case."""
-    raw = FTS_TEXT.format(r="m")
-    return "".join(
-        f" AND instr({raw if t.text.lower() == t.text.upper() else f'lower({raw})'}, ?)"
-        f" {'=' if t.op == 'NOT' else '>'} 0"
-        for t in terms
-    )
+def _or_groups(terms: tuple[Term, ...]) -> list[list[Term]]:
+    """The terms split at each OR: as in FTS5, AND and NOT bind tighter (``a b OR c`` = ``(a b) OR c``)."""
+    groups: list[list[Term]] = []
+    for term in terms:
+        if term.op == "OR" or not groups:
+            groups.append([term])
+        else:
+            groups[-1].append(term)
+    return groups
 
 
+def _check_sql(groups: list[list[Term]]) -> tuple[str, list[str]]:
+    """The whole query as ``instr`` tests over the indexed text (``t``), with their parameters.
+
+    ``lower()`` (a copy of every row's text) only for terms with case.
+    """
+    def test(term: Term) -> str:
+        text = "t.content" if term.text.lower() == term.text.upper() else "lower(t.content)"
+        return f"instr({text}, ?) {'=' if term.op == 'NOT' else '>'} 0"
+
+    sql = " OR ".join("(" + " AND ".join(test(t) for t in group) + ")" for group in groups)
+    return sql, [t.text.lower() for group in groups for t in group]
+
+
+# ``t`` is the trigram index's own text: what the triggers (or ``insert_message``) indexed, so
+# structured rows are tested on their text parts, never on their JSON.
 _SHORT_SELECT = f"""
-SELECT m.id, m.content, {HIT_COLUMNS}
-FROM {{source}} CROSS JOIN messages m ON m.id = cand.id CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
-WHERE 1{{checks}}{{where}}
+SELECT m.id, t.content, {STRUCTURED_RAW}, {HIT_COLUMNS}
+FROM {{source}} CROSS JOIN messages m ON m.id = cand.id CROSS JOIN messages_fts_trigram t ON t.rowid = m.id
+CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
+WHERE ({{checks}}){{where}}
 ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 
 
 _WALK_SELECT = f"""
-SELECT m.id, m.content, {HIT_COLUMNS}
-FROM messages m CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
-WHERE m.timestamp >= (SELECT timestamp FROM messages ORDER BY timestamp DESC LIMIT 1 OFFSET ?){{checks}}{{where}}
+SELECT m.id, t.content, {STRUCTURED_RAW}, {HIT_COLUMNS}
+FROM messages m CROSS JOIN messages_fts_trigram t ON t.rowid = m.id
+CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
+WHERE m.timestamp >= (SELECT timestamp FROM messages ORDER BY timestamp DESC LIMIT 1 OFFSET ?)
+  AND ({{checks}}){{where}}
 ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 
 
 def _short_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
     """Newest matches first. A common term is found among the newest RECENT_WINDOW messages; a
     rarer one is looked up through the trigram vocabulary (cost grows with its occurrences)."""
-    lowered = [t.text.lower() for t in parsed.terms]
+    groups = _or_groups(parsed.terms)
+    checks, check_params = _check_sql(groups)
     # Walk the timestamp index newest first (stopping at ``limit`` matches), no further back
     # than the RECENT_WINDOW-th newest message.
-    walk = _WALK_SELECT.format(checks=_check_sql(list(parsed.terms)), where=where)
-    rows = conn.execute(walk, [RECENT_WINDOW - 1, *lowered, *params, limit]).fetchall()
+    walk = _WALK_SELECT.format(checks=checks, where=where)
+    rows = conn.execute(walk, [RECENT_WINDOW - 1, *check_params, *params, limit]).fetchall()
     if len(rows) < limit:
-        rows = _vocab_rows(conn, parsed, limit, where, params)
-    return _with_snippets(rows, parsed)
+        rows = _vocab_rows(conn, groups, limit, where, params)
+    return rows
 
 
-def _vocab_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
+def _vocabulary_terms(terms: list[Term]) -> tuple[str, list[str]]:
+    """Messages holding every one of ``terms`` (1–2 characters), from the trigram vocabulary."""
+    sql = " INTERSECT ".join(f"SELECT DISTINCT doc FROM {VOCAB} WHERE term >= ? AND term < ?" for _ in terms)
+    return sql, [v for t in terms for v in (t.text.lower(), t.text.lower() + MAX_CHAR)]
+
+
+def _group_candidates(group: list[Term]) -> tuple[str, list[str]] | None:
+    """Messages that can match one OR group, from the cheapest index read its terms allow.
+
+    First its 1–2 character CJK terms (the vocabulary), else its longer terms (one trigram
+    MATCH), else its 2-character others ("CI": a vocabulary read, but a long one). None when
+    nothing narrows it: a 1-character Latin term can end the indexed text's tool name, where
+    no trigram starts with it.
+    """
+    positive = [t for t in group if t.op != "NOT"]
+    short_cjk = [t for t in positive if has_cjk(t.text) and len(t.text) < TRIGRAM_MIN]
+    if short_cjk:
+        return _vocabulary_terms(short_cjk)
+    longer = [t for t in positive if len(t.text) >= TRIGRAM_MIN]
+    if longer:
+        match = " ".join(t.fts(allow_prefix=False) for t in longer)
+        return "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH ?", [match]
+    pairs = [t for t in positive if len(t.text) == 2]
+    return _vocabulary_terms(pairs) if pairs else None
+
+
+def _candidates(groups: list[list[Term]]) -> tuple[str, list[str]]:
+    """The union of the OR groups' candidates; every message when a group has nothing to narrow it."""
+    selects: list[str] = []
+    params: list[str] = []
+    for group in groups:
+        found = _group_candidates(group)
+        if found is None:
+            return "SELECT id FROM messages", []
+        selects.append(found[0])
+        params.extend(found[1])
+    if len(selects) == 1:
+        return selects[0], params
+    return " UNION ".join(f"SELECT * FROM ({sql})" for sql in selects), params
+
+
+def _vocab_rows(conn: sqlite3.Connection, groups: list[list[Term]], limit: int, where: str, params: list[Any]) -> list:
     conn.execute(
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {VOCAB} USING fts5vocab(main, messages_fts_trigram, instance)"
     )
-    indexed = [t for t in parsed.terms if t.op != "NOT" and has_cjk(t.text) and len(t.text) < 3]
-    checked = [t for t in parsed.terms if t not in indexed]
-    # Only excluded (NOT) short terms: nothing narrows the candidates, every message is checked.
-    candidates = " INTERSECT ".join(f"SELECT DISTINCT doc FROM {VOCAB} WHERE term >= ? AND term < ?" for _ in indexed)
-    candidates = candidates or "SELECT id FROM messages"
-    sql = f"WITH cand(id) AS ({candidates})" + _SHORT_SELECT.format(
-        source="cand", checks=_check_sql(checked), where=where
-    )
-    bounds = [v for t in indexed for v in (t.text.lower(), t.text.lower() + MAX_CHAR)]
-    return conn.execute(sql, [*bounds, *(t.text.lower() for t in checked), *params, limit]).fetchall()
+    candidates, candidate_params = _candidates(groups)
+    checks, check_params = _check_sql(groups)
+    sql = f"WITH cand(id) AS ({candidates})" + _SHORT_SELECT.format(source="cand", checks=checks, where=where)
+    return conn.execute(sql, [*candidate_params, *check_params, *params, limit]).fetchall()
 
 
 def run_search(
@@ -179,9 +253,9 @@ def run_search(
     return [
         SearchHit(
             session_id=sid, lineage_root=_root(sid, parent, grandparent, deeper), title=title, message_id=mid,
-            role=role, snippet=snippet, timestamp=ts, rank=position,
+            role=role, snippet=_snippet(parsed, text, raw), timestamp=ts, rank=position,
         )
-        for position, (mid, snippet, sid, role, ts, title, parent, grandparent) in enumerate(rows, start=1)
+        for position, (mid, text, raw, sid, role, ts, title, parent, grandparent) in enumerate(rows, start=1)
     ]
 
 

@@ -1,7 +1,8 @@
 """``hermes-tui memory …``: show, edit and review curated memory (DESIGN.md "The command line").
 
 The user's own add/replace/remove is the user's approval, so it bypasses the write gate but not
-the scanner or the limits. A refused write exits 1 with the store's message and changes nothing.
+the scanner or the limits. A refused write exits 1 with one line saying why (an ambiguous OLD_TEXT
+names the entries it matched) and changes no memory file.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import sys
 from typing import Any
 
 from engine.config import set_config_value
-from engine.errors import RefusedError
+from engine.errors import BadInputError, RefusedError
 from engine.memory import MemoryStore, PendingQueue
-from engine.memory.store import TARGETS
+from engine.memory.store import FILE_NAMES, TARGETS
 
 from hermes_tui.context import CommandContext
 
 
+SHORT_PREVIEW = 30  # chars of each entry an ambiguous match names
 _METAVARS = {("add", "text"): "TEXT", ("replace", "old_text"): "OLD_TEXT", ("replace", "text"): "NEW_TEXT",
              ("remove", "old_text"): "OLD_TEXT"}
 
@@ -94,25 +96,43 @@ def _show(args: argparse.Namespace, ctx: CommandContext) -> int:
     return 0
 
 
-def _report(result: dict) -> int:
+def _report(result: dict, args: argparse.Namespace) -> int:
     """Print a store result: usage on success (exit 0), the error on stderr otherwise (exit 1)."""
     if not result.get("success"):
+        if result.get("matches"):
+            raise RefusedError(_ambiguous(result["matches"], args.old_text, args.target))
         raise RefusedError(result.get("error", "the memory write was refused."))
     backup = f" (previous file kept as {result['backup']})" if result.get("backup") else ""
     print(f"{result['message']} {result['target']}: {result['usage']}{backup}")
     return 0
 
 
+def _ambiguous(matches: list[str], old_text: str, target: str) -> str:
+    """One line naming each entry OLD_TEXT matched, so the user sees what to add to it."""
+    shown = ", ".join(f'"{_short(match)}"' for match in matches)
+    where = f"{len(matches)} entries in {FILE_NAMES[target]}"
+    return f"{where} contain {old_text.strip()!r}: {shown}; give more of the text."
+
+
+def _short(preview: str) -> str:
+    """The start of an entry on one line, cut at a word and marked with '…' when cut."""
+    text = " ".join(preview.split())
+    if len(text) <= SHORT_PREVIEW:
+        return text
+    cut = text[:SHORT_PREVIEW]
+    return (cut[: cut.rfind(" ")] if " " in cut else cut).rstrip(" ,.;:") + "…"
+
+
 def _add(args: argparse.Namespace, ctx: CommandContext) -> int:
-    return _report(_store(ctx).add(args.target, args.text))
+    return _report(_store(ctx).add(args.target, args.text), args)
 
 
 def _replace(args: argparse.Namespace, ctx: CommandContext) -> int:
-    return _report(_store(ctx).replace(args.target, args.old_text, args.text))
+    return _report(_store(ctx).replace(args.target, args.old_text, args.text), args)
 
 
 def _remove(args: argparse.Namespace, ctx: CommandContext) -> int:
-    return _report(_store(ctx).remove(args.target, args.old_text))
+    return _report(_store(ctx).remove(args.target, args.old_text), args)
 
 
 def _pending(args: argparse.Namespace, ctx: CommandContext) -> int:
@@ -146,13 +166,18 @@ def _approve(args: argparse.Namespace, ctx: CommandContext) -> int:
 
 
 def _reject(args: argparse.Namespace, ctx: CommandContext) -> int:
+    """Delete a pending record (or all); a home that cannot be changed is one line naming the file."""
     queue = _queue(ctx)
-    if args.record_id == "all":
-        _listed(queue)
-        print(f"Rejected {queue.reject_all()} pending memory write(s).")
-    else:
-        queue.reject(args.record_id)
-        print(f"Rejected {args.record_id}.")
+    try:
+        if args.record_id == "all":
+            _listed(queue)
+            print(f"Rejected {queue.reject_all()} pending memory write(s).")
+        else:
+            queue.reject(args.record_id)
+            print(f"Rejected {args.record_id}.")
+    except OSError as exc:  # a read-only home: the record cannot be claimed or deleted
+        where = exc.filename or queue.folder
+        raise BadInputError(f"{where}: cannot be changed ({exc.strerror or exc}), so it was not rejected.") from exc
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import tempfile
@@ -13,31 +14,52 @@ from typing import Any, Callable
 from engine import clock
 from engine.errors import RefusedError, StoreError
 from engine.store import Removal, Session, TreeNode
+from engine.tokens import content_text
 from hermes_tui.context import CommandContext
 from hermes_tui.formatting import one_line, relative_time, table, truncate, utc_text
 
 LIST_HEADERS = ("Title", "Preview", "Last active", "ID")
 LIST_WIDTHS = (32, 44, 16, 24)
+UNREADABLE_TITLE = "(unreadable title)"
+MAX_COUNT = 2**63 - 1  # SQLite's largest integer
 
 
 def non_negative_int(text: str) -> int:
+    """A count for ``--limit``: whole, not negative, and small enough for SQLite's 64-bit integers."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large (at most {MAX_COUNT})")
     return value
 
 
 def non_negative_float(text: str) -> float:
+    """A number of days: ``nan`` is not one (it compares false with everything and would prune nothing)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value >= 0:
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days")
+    if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
     return value
+
+
+def title_text(session: Session, untitled: str) -> str:
+    """The title as shown; one another program stored as a non-text value says so."""
+    if "title" in session.unreadable:
+        return UNREADABLE_TITLE
+    return session.title or untitled
+
+
+def time_of(session: Session, name: str) -> float | None:
+    """A time field, or None (shown as "—") when its stored cell is not a time."""
+    return None if name in session.unreadable else getattr(session, name)
 
 
 def print_json(value: Any) -> None:
@@ -56,7 +78,8 @@ def confirm(question: str, assume_yes: bool) -> bool:
 
 def describe_removal(plan: Removal) -> str:
     lines = [f"{len(plan.sessions)} session(s), {plan.messages} message(s):"]
-    lines.extend(f"  {s.id}  {s.title or '—'}  (ended {utc_text(s.ended_at)})" for s in plan.sessions[:50])
+    lines.extend(f"  {s.id}  {title_text(s, '—')}  (ended {utc_text(time_of(s, 'ended_at'))})"
+                 for s in plan.sessions[:50])
     if len(plan.sessions) > 50:
         lines.append(f"  … and {len(plan.sessions) - 50} more")
     if plan.repointed_children:
@@ -74,7 +97,8 @@ def cmd_list(args: argparse.Namespace, ctx: CommandContext) -> int:
         print("No sessions yet.")
         return 0
     now = clock.now()
-    rows = [(s.title or "—", one_line(s.preview) or "—", relative_time(s.last_active, now), s.id) for s in sessions]
+    rows = [(title_text(s, "—"), one_line(s.preview) or "—", relative_time(time_of(s, "last_active"), now), s.id)
+            for s in sessions]
     print(table(LIST_HEADERS, rows, LIST_WIDTHS))
     return 0
 
@@ -83,8 +107,7 @@ def _message_lines(message: dict[str, Any]) -> list[str]:
     role = message["role"]
     label = f"[{role}]" if role != "tool" else f"[tool {message.get('name') or ''}]".replace(" ]", "]")
     lines = [label]
-    if message.get("content"):
-        lines.extend(f"  {line}" for line in str(message["content"]).splitlines())
+    lines.extend(f"  {line}" for line in content_text(message.get("content")).splitlines())
     for call in message.get("tool_calls") or ():
         fn = call.get("function", {}) if isinstance(call, dict) else {}
         lines.append(f"  → {fn.get('name', '?')}({truncate(one_line(str(fn.get('arguments', ''))), 200)})")
@@ -101,9 +124,11 @@ def cmd_show(args: argparse.Namespace, ctx: CommandContext) -> int:
         print_json({"session": record, "messages": transcript})
         return 0
     now = clock.now()
-    ended = f"ended {relative_time(session.ended_at, now)} ({session.end_reason})" if session.ended_at else "open"
-    print(f"{session.title or '(untitled)'}  {session.id}")
-    print(f"source {session.source} · model {session.model or '—'} · started {utc_text(session.started_at)} · {ended}")
+    is_ended = session.ended_at is not None or "ended_at" in session.unreadable
+    ended = f"ended {relative_time(time_of(session, 'ended_at'), now)} ({session.end_reason})" if is_ended else "open"
+    print(f"{title_text(session, '(untitled)')}  {session.id}")
+    started = utc_text(time_of(session, "started_at"))
+    print(f"source {session.source} · model {session.model or '—'} · started {started} · {ended}")
     print(f"{session.message_count} messages · {session.input_tokens} in / {session.output_tokens} out tokens")
     if session.parent_session_id:
         print(f"continues {session.parent_session_id}")
@@ -117,7 +142,7 @@ def _tree_lines(node: TreeNode, prefix: str = "", last: bool = True, top: bool =
     s: Session = node.session
     branch = "" if top else ("└─ " if last else "├─ ")
     reason = f" [{s.end_reason}]" if s.end_reason else (" [open]" if s.ended_at is None else "")
-    lines = [f"{prefix}{branch}{s.title or '(untitled)'}  {s.id}{reason}"]
+    lines = [f"{prefix}{branch}{title_text(s, '(untitled)')}  {s.id}{reason}"]
     child_prefix = prefix + ("" if top else ("   " if last else "│  "))
     for i, child in enumerate(node.children):
         lines.extend(_tree_lines(child, child_prefix, i == len(node.children) - 1, top=False))
@@ -156,9 +181,11 @@ def _export_to_file(ctx: CommandContext, out: Path, session_id: str | None, sour
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             count = ctx.db.export_jsonl(handle, session_id=session_id, source=source, redact=redact)
-        os.replace(tmp, out)
-    except BaseException:
+        os.replace(tmp, out)  # fails when OUT is a directory: nothing is left behind
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise StoreError(f"{out}: cannot write the export ({exc.strerror or exc}).") from exc
         raise
     return count
 

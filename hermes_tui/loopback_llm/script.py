@@ -82,7 +82,43 @@ class MalformedSSE:
     """Start a 200 stream, then send an event whose data is not JSON."""
 
 
-Step = Union[Reply, HttpError, CutStream, MalformedSSE]
+@dataclass
+class StreamError:
+    """Start a 200 stream, send ``text``, then an error event, as OpenRouter and vLLM do
+    (OpenAI wire: ``data: {"error": {…}}``; Anthropic wire: ``event: error``).
+
+    ``status`` is the HTTP status the event names (vLLM's ``code``; Anthropic's error type);
+    ``None`` names none.
+    """
+
+    message: str = "scripted error event"
+    status: int | None = None
+    text: str = ""
+    chunk_chars: int = 8
+
+
+@dataclass
+class Silent:
+    """Take the request and send nothing at all, not even the response headers, for
+    ``timeout_s`` (or until the client hangs up); then drop the connection."""
+
+    timeout_s: float = 30.0
+
+
+@dataclass
+class KeepAliveDrip:
+    """Start a 200 stream, send ``text``, then nothing but SSE keep-alives (a comment line; a
+    ``ping`` event on the Anthropic wire) every ``interval_s`` until ``timeout_s`` or the client
+    hangs up; then drop the connection. Without ``text`` only the headers precede them (as
+    OpenRouter sends ``: OPENROUTER PROCESSING`` before the model starts)."""
+
+    text: str = ""
+    interval_s: float = 0.05
+    timeout_s: float = 30.0
+    chunk_chars: int = 8
+
+
+Step = Union[Reply, HttpError, CutStream, MalformedSSE, StreamError, Silent, KeepAliveDrip]
 Responder = Callable[[dict[str, Any]], Step]
 
 

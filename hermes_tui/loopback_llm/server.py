@@ -8,6 +8,7 @@ simulates a prefix cache (see ``script.simulate_usage``). Standard library only.
 from __future__ import annotations
 
 import json
+import select
 import socket
 import sys
 import threading
@@ -23,10 +24,13 @@ from hermes_tui.loopback_llm.script import (
     CutStream,
     Hold,
     HttpError,
+    KeepAliveDrip,
     MalformedSSE,
     Reply,
     Responder,
+    Silent,
     Step,
+    StreamError,
     simulate_usage,
 )
 
@@ -190,12 +194,23 @@ class _Handler(BaseHTTPRequestHandler):
         tokens_per_second: float | None,
     ) -> None:
         model = str(request.get("model", "loopback"))
-        text = step.text if isinstance(step, (Reply, CutStream)) else ""
+        text = step.text if isinstance(step, (Reply, CutStream, StreamError, KeepAliveDrip)) else ""
         usage = simulate_usage(body, previous, text, step.usage if isinstance(step, Reply) else None)
         if isinstance(step, Reply) and not request.get("stream"):
             self._send_json(200, wire.json_reply(step, model, usage))
             return
+        if isinstance(step, Silent):
+            self._wait_for_hangup(step.timeout_s)
+            self._drop_connection()
+            return
         self._start_sse()
+        if isinstance(step, KeepAliveDrip):
+            if step.text:
+                self._send_frames(wire.stream_start(model, usage), None)
+                self._send_frames(wire.text_frames(step.text, step.chunk_chars, model), tokens_per_second)
+            self._drip(wire.keepalive_frame(), step)
+            self._drop_connection()
+            return
         if isinstance(step, Reply):
             include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
             frames = wire.stream_reply(step, model, usage, include_usage)
@@ -207,6 +222,11 @@ class _Handler(BaseHTTPRequestHandler):
         self._send_frames(wire.stream_start(model, usage), None)
         if isinstance(step, MalformedSSE):
             self._send_frames(iter([wire.malformed_frame()]), None)
+            self._end_chunks()
+            return
+        if isinstance(step, StreamError):
+            self._send_frames(wire.text_frames(step.text, step.chunk_chars, model), tokens_per_second)
+            self._send_frames(iter([wire.error_frame(step.status, step.message)]), None)
             self._end_chunks()
             return
         cut = step
@@ -240,6 +260,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             if pause:
                 time.sleep(pause)
+
+    def _drip(self, frame: bytes, step: KeepAliveDrip) -> None:
+        """Send ``frame`` every ``interval_s`` until ``timeout_s`` passes or the client hangs up."""
+        deadline = time.monotonic() + step.timeout_s
+        while time.monotonic() < deadline and not self._wait_for_hangup(min(step.interval_s, deadline - time.monotonic())):
+            self._send_frames(iter([frame]), None)
+
+    def _wait_for_hangup(self, seconds: float) -> bool:
+        """Wait up to ``seconds``; True as soon as the client has closed its end."""
+        readable, _, _ = select.select([self.connection], [], [], max(0.0, seconds))
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
 
     def _end_chunks(self) -> None:
         self.wfile.write(b"0\r\n\r\n")

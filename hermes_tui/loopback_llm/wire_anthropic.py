@@ -80,6 +80,15 @@ def malformed_frame() -> bytes:
     return b"event: content_block_delta\ndata: {this is not json\n\n"
 
 
+def error_frame(status: int | None, message: str) -> bytes:
+    """An ``error`` event inside the stream; ``status`` picks the error type (none: api_error)."""
+    return _frame("error", error_body(status or 500, message))
+
+
+def keepalive_frame() -> bytes:
+    return _frame("ping", {"type": "ping"})
+
+
 def json_reply(reply: Reply, model: str, usage: SimulatedUsage) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}] if reply.text else []
     for call in reply.tool_calls:

@@ -65,6 +65,18 @@ def malformed_frame() -> bytes:
     return b"data: {this is not json\n\n"
 
 
+def error_frame(status: int | None, message: str) -> bytes:
+    """An error event inside the stream, OpenRouter's and vLLM's shape (``code`` when given)."""
+    error: dict[str, Any] = {"message": message, "type": "loopback_error"}
+    if status is not None:
+        error["code"] = status
+    return _frame({"error": error})
+
+
+def keepalive_frame() -> bytes:
+    return b": keep-alive\n\n"
+
+
 def json_reply(reply: Reply, model: str, usage: SimulatedUsage) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
     if reply.tool_calls:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.providers.types import call_result_id
+from engine.tokens import content_text
+
 if TYPE_CHECKING:
     from textual.content import Content
 
@@ -27,18 +30,12 @@ class Entry:
     report: "Content | None" = None  # a "report": app output holding data, already literal
 
 
-def _text_of(content: object) -> str:
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
-    return "" if content is None else str(content)
-
-
 def entries_from_transcript(messages: list[dict]) -> list[Entry]:
     """A stored transcript as chat items: tool results folded into their call's block."""
     entries: list[Entry] = []
     calls: dict[str, Entry] = {}
     for message in messages:
-        role, text = message.get("role"), _text_of(message.get("content"))
+        role, text = message.get("role"), content_text(message.get("content"))
         if role == "user":
             entries.append(Entry("user", text=text))
         elif role == "assistant":
@@ -47,7 +44,7 @@ def entries_from_transcript(messages: list[dict]) -> list[Entry]:
             for call in message.get("tool_calls") or []:
                 function = call.get("function") or {}
                 entry = Entry("tool", name=function.get("name", ""), arguments=function.get("arguments", ""),
-                              call_id=call.get("id", ""))
+                              call_id=call_result_id(call))  # what its result names (Responses-style too)
                 calls[entry.call_id] = entry
                 entries.append(entry)
         elif role == "tool" and message.get("tool_call_id") in calls:

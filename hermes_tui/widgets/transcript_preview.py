@@ -30,7 +30,7 @@ def message_text(message: StoredMessage) -> Text:
     if message.tool_name:
         head.append(f" · {visible_line(message.tool_name)}", style="italic")
     head.append(f"  {utc_text(message.timestamp)}", style="dim")
-    body = (message.content or "").strip()
+    body = message.text.strip()
     if message.tool_calls:
         names = ", ".join(str(c.get("function", {}).get("name", "?")) for c in message.tool_calls)
         body = f"{body}\n→ calls {names}".strip()

@@ -39,7 +39,8 @@ def test_same_provider_inherits_what_the_section_leaves_null(tmp_path: Path) -> 
         "auxiliary:\n  background_review: {name: claude-haiku-4-5}\n",
     )
     cfg = auxiliary_model_config(config, "background_review")
-    assert cfg == {"provider": "anthropic", "name": "claude-haiku-4-5", "base_url": None, "api_key_env": "MY_KEY"}
+    assert cfg == {"provider": "anthropic", "name": "claude-haiku-4-5", "base_url": None, "api_key_env": "MY_KEY",
+                   "api_key": None, "api_mode": None}
     provider = auxiliary_provider(config, "background_review", None, env={"MY_KEY": "k"})
     assert provider is not None and provider.model == "claude-haiku-4-5" and provider.name == "anthropic"
 
@@ -64,7 +65,7 @@ def test_missing_key_gives_none_and_reports_the_variable(tmp_path: Path) -> None
     ("yaml_text", "needle"),
     [
         ("auxiliary:\n  title: {provider: openai}\n", "auxiliary.title.name is needed"),
-        ("auxiliary:\n  title: {provider: openrouter, name: x}\n", "model.provider must be anthropic or openai"),
+        ("auxiliary:\n  title: {provider: nosuch, name: x}\n", "model.provider 'nosuch' is not a provider"),
     ],
 )
 def test_bad_sections_fall_back_with_a_message_naming_the_key(tmp_path: Path, yaml_text: str, needle: str) -> None:

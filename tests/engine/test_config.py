@@ -33,7 +33,7 @@ def test_user_values_merge_over_defaults_and_unknown_keys_survive(tmp_path: Path
         ("compression:\n  threshold: high\n", "compression.threshold"),
         ("compression:\n  threshold: 7\n", "compression.threshold"),
         ("memory:\n  write_approval: 'yes'\n", "memory.write_approval"),
-        ("model:\n  provider: gemini\n", "model.provider"),
+        ("model:\n  provider: 7\n", "model.provider"),
         ("display:\n  memory_notifications: loud\n", "display.memory_notifications"),
         ("memory: 3\n", "memory must be a mapping"),
         ("- a\n- b\n", "top level"),

@@ -25,7 +25,7 @@ BENIGN = [c for c in CORPUS if c["kind"] == "benign"]
 def test_corpus_covers_every_required_family() -> None:
     ids = " ".join(c["id"] for c in SECRETS)
     for family in ("anthropic", "openai", "github", "aws", "slack", "google", "gitlab", "huggingface",
-                   "stripe", "npm", "pypi", "jwt", "pem", "env_", "json_", "url_"):
+                   "stripe", "npm", "pypi", "jwt", "pem", "env_", "json_", "url_", "db_url", "sendgrid", "twilio"):
         assert family in ids
     assert len(BENIGN) >= 20
 

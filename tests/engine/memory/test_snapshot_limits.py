@@ -91,10 +91,10 @@ def test_an_entry_over_the_entry_limit_is_a_placeholder_and_never_scanned(
     assert "y" * 1000 not in block and len(block) <= 1375 + HEADER_ROOM
     assert block.endswith(
         "Prefers tea\n§\n[BLOCKED: USER.md entry of 100,000 chars exceeds the 65,536-char entry limit. Removed from "
-        "the system prompt; shorten it in the file or remove it with `hermes-tui memory remove`.]\n§\nWorks in UTC")
+        "the system prompt; shorten or remove it by editing the file.]\n§\nWorks in UTC")
     assert snapshot.warnings == (
         "USER.md has an entry of 100,000 chars, over the 65,536-char entry limit: a [BLOCKED] marker stands in "
-        f"for it in the system prompt; shorten or remove it {HINT}",)
+        "for it in the system prompt; shorten or remove it by editing the file.",)
     assert max(scanned) < MAX_ENTRY_CHARS
     assert _digest(store) == digest
 
@@ -103,7 +103,7 @@ def test_several_oversized_entries_are_counted_in_one_warning(store: MemoryStore
     _write(store, "memory", ["a" * 70_000, "b" * 90_000])
     assert store.prompt_view("memory").warning == (
         "MEMORY.md has 2 entries over the 65,536-char entry limit (the longest 90,000 chars): [BLOCKED] markers "
-        f"stand in for them in the system prompt; shorten or remove them {HINT}")
+        "stand in for them in the system prompt; shorten or remove them by editing the file.")
 
 
 def test_an_entry_at_the_entry_limit_is_not_blocked(tmp_path: Path) -> None:

@@ -96,7 +96,7 @@ def test_missing_key_names_the_configured_variable() -> None:
 
 @pytest.mark.parametrize(
     ("cfg", "key"),
-    [({"provider": "gemini", "name": "m"}, "model.provider"), ({"provider": "openai", "name": ""}, "model.name")],
+    [({"provider": "gemeni", "name": "m"}, "model.provider"), ({"provider": "openai", "name": ""}, "model.name")],
 )
 def test_bad_model_config_names_the_key(cfg: dict, key: str) -> None:
     with pytest.raises(ConfigError, match=key):

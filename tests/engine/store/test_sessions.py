@@ -40,8 +40,8 @@ def test_transcript_round_trip_and_multimodal_text(db: SessionDB) -> None:
     ids = db.append_messages(sid, TURN)
     assert ids == sorted(ids) and len(ids) == 4
     loaded = db.load_transcript(sid)
-    assert loaded[0]["content"] == "what is on screen?\n[screenshot]"
-    assert "base64" not in str(loaded)
+    assert loaded[0]["content"] == TURN[0]["content"]  # the parts, replayable as they were
+    assert db.get_messages(sid)[0].text == "what is on screen?\n[image]"
     assert loaded[1] == {"role": "assistant", "content": None, "tool_calls": TURN[1]["tool_calls"],
                          "reasoning": "look first", "timestamp": FIXED_NOW}
     assert loaded[2] == {"role": "tool", "content": "a.txt", "tool_call_id": "call_1", "name": "terminal",
@@ -117,7 +117,7 @@ def test_writer_switch_and_failed_flush_keeps_cursor(db: SessionDB) -> None:
     db.append_messages(new, compressed)
     writer.switch(new, flushed=2)
     assert writer.flush([*compressed, TURN[3]]) == 1
-    assert [m.content for m in db.get_messages(new)] == ["summary", "what is on screen?\n[screenshot]", "One file."]
+    assert [m.text for m in db.get_messages(new)] == ["summary", "what is on screen?\n[image]", "One file."]
     lost = TranscriptWriter(db, "gone")
     with pytest.raises(NotFoundError):
         lost.flush(TURN)
