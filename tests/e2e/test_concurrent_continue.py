@@ -24,7 +24,7 @@ from engine.events import Notice, SessionSwitched
 from engine.store import LineageMoved, SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply
 
-PROCESSES, TRIALS = 4, 3
+PROCESSES, TRIALS = 4, 2
 WINDOW = 8000
 SEED_TURNS = 24  # with WINDOW, the first request of any turn is over the 0.5 threshold
 FILLER = "the migration continues with more detail. " * 12
