@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bench.timing import median_of
 from engine.providers import make_provider
-from engine.search import session_search
+from engine.session_search import session_search
 from engine.store import SessionDB
 from hermes_tui.cli import main
 from hermes_tui.loopback_llm import LoopbackLLM, Reply

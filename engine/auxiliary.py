@@ -30,8 +30,9 @@ _MAIN = ("auto", "main")
 
 def _section(config: Config, task: str) -> dict[str, Any]:
     """``auxiliary.<task>``, else upstream's section for it; the chosen one with ``auto`` as null."""
-    section = config.get(f"auxiliary.{task}") or {}  # load_config already refused a non-mapping
-    upstream = config.get(f"auxiliary.{_UPSTREAM_TASKS.get(task, task)}")
+    auxiliary = config.section("auxiliary")  # open: upstream's task names and keys are read too
+    section = auxiliary.get(task) or {}  # load_config already refused a non-mapping
+    upstream = auxiliary.get(_UPSTREAM_TASKS.get(task, task))
     if not any(section.values()) and isinstance(upstream, dict):
         section = upstream
     provider = section.get("provider")
@@ -84,7 +85,7 @@ def auxiliary_provider(
             if main is not None:
                 return main
             model_cfg = dict(config.section("model"))
-        return make_provider(model_cfg, env=env, cache_ttl=str(config.get("prompt_caching.cache_ttl") or "5m"))
+        return make_provider(model_cfg, env=env, cache_ttl=config.prompt_caching.cache_ttl)
     except HermesError as exc:
         if on_problem is not None:
             on_problem(f"auxiliary.{task} is unavailable ({exc}); falling back.")

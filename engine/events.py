@@ -7,7 +7,7 @@ frozen dataclasses, from whatever thread runs the turn. Consumers must not block
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Callable, Union
 
 
 @dataclass(frozen=True)
@@ -144,3 +144,5 @@ EngineEvent = Union[
     Recap,
 ]
 
+# What an ``Agent`` reports to: the UI's bridge, the command line's printer.
+OnEvent = Callable[[EngineEvent], None]

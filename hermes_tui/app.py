@@ -1,25 +1,29 @@
 """The Textual app: owns the Agent, runs turns in a thread worker, and runs slash commands.
 
-Everything the engine reports arrives as events through ``EventBridge``; the app itself only
-starts work, dispatches commands (one ``slash_<name>`` method per row of the command table)
-and keeps the status bar in step. The main screen is the app's default screen, so the first
-frame drawn is the real one; the browsers are pushed over it.
+Everything the engine reports arrives as events through ``EventBridge``, which the app builds
+with callbacks; the app itself starts work, ends it, dispatches commands (one ``slash_<name>``
+method per row of the command table) and keeps the status bar in step. A turn starts in
+``_start`` and ends in ``_turn_ended``, once, when the agent's worker returns or raises. The main
+screen is the app's default screen, so the first frame drawn is the real one; a browser
+(sessions, search) is shown over it, one at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.content import Content
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from engine.config import set_config_value
@@ -27,15 +31,15 @@ from engine.errors import BadInputError, HermesError
 from engine.events import EngineEvent, Notice, TurnFailed
 from engine.memory import ApprovalDecision, ApprovalRequest
 from engine.memory.store import HEADERS
-from hermes_tui.event_bridge import EventBridge
+from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
 from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested, TextArrived
 from hermes_tui.palette import SlashCommandsProvider
-from hermes_tui.screens.main import MainScreen
+from hermes_tui.screens.main import MainDeps, MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
 from hermes_tui.themes import DEFAULT_THEME, apply_theme, register_themes
 from hermes_tui.untrusted import visible
-from hermes_tui.widgets.approval_prompt import GRACE_SECONDS, IDLE_SECONDS, TIMEOUT_SECONDS
+from hermes_tui.widgets.approval_prompt import GRACE_SECONDS, IDLE_SECONDS, TIMEOUT_SECONDS, ApprovalTiming
 from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
 from hermes_tui.widgets.literal import literal_line, report
 from hermes_tui.widgets.prompt_input import PROMPT_KEYS
@@ -43,10 +47,12 @@ from hermes_tui.widgets.status_bar import context_pct
 
 if TYPE_CHECKING:
     from engine.agent import Agent
+    from engine.store import SessionDB
     from hermes_tui.screens.search import SearchTarget
 
 AgentCall = Callable[[Callable[[EngineEvent], None], threading.Event], None]
 StartAgent = Callable[[Callable[[ApprovalRequest], ApprovalDecision]], "Agent"]
+BrowserT = TypeVar("BrowserT", bound=Screen)
 
 # Commands that use the agent's session (and its database connection) and so wait for the turn.
 IDLE_ONLY = frozenset({"new", "title", "resume", "compress", "branch"})
@@ -78,23 +84,23 @@ class HermesApp(App):
         Binding("ctrl+r", "retry", "Retry", show=False),
     ]
 
-    def __init__(self, start_agent: StartAgent, *, approval_timeout: float = TIMEOUT_SECONDS,
+    def __init__(self, start_agent: StartAgent, db: "SessionDB", *, approval_timeout: float = TIMEOUT_SECONDS,
                  approval_grace: float = GRACE_SECONDS, approval_idle: float = IDLE_SECONDS,
                  welcome: str | None = None) -> None:
+        """``db`` is the home's store, which the browsers read; ``start_agent`` opens the session on it."""
         super().__init__()
-        self.approval_timeout = approval_timeout
-        self.approval_grace = approval_grace  # keys ignored this long after the inline prompt takes focus
-        self.approval_idle = approval_idle  # it takes focus once no key came for this long
+        self.approval = ApprovalTiming(grace=approval_grace, idle=approval_idle, timeout=approval_timeout)
         self.last_key_at = 0.0  # time.monotonic() of the last key the user pressed
         self.welcome = welcome  # Markdown shown above a new session (the demo's guide)
+        self.db = db
         self.slash_registry = SlashRegistry()
         self.agent = start_agent(self.ask_approval)
-        self.busy = False
         self.bridge: EventBridge | None = None
+        display = self.agent.config.display
+        self.saved_theme = display.theme  # what config.yaml holds; a switch to another is saved
         # Themes are set before the first style pass: set later, every widget is styled twice.
         self._theme_problems = register_themes(self, self.agent.config.home)
-        self._theme_problems.append(
-            apply_theme(self, str(self.agent.config.get("display.theme") or DEFAULT_THEME)))
+        self._theme_problems.append(apply_theme(self, display.theme or DEFAULT_THEME))
 
     # ----- start-up ---------------------------------------------------------------------------
 
@@ -104,8 +110,16 @@ class HermesApp(App):
         assert isinstance(screen, MainScreen)
         return screen
 
+    @property
+    def busy(self) -> bool:
+        """A turn is running: the main screen's reactive, which its prompt, status bar and footer follow."""
+        return self.main.busy
+
     def get_default_screen(self) -> MainScreen:
-        return MainScreen()
+        return MainScreen(MainDeps(
+            memory=self.agent.memory, pending=self.agent.pending, registry=self.slash_registry,
+            approval=self.approval, last_key_at=lambda: self.last_key_at, on_ready=self._main_ready,
+            cancel_turn=self.cancel_turn))
 
     def on_mount(self) -> None:
         for problem in filter(None, self._theme_problems):
@@ -126,10 +140,17 @@ class HermesApp(App):
         """
         super().notify(visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False)
 
-    async def main_ready(self) -> None:
-        """Called by the main screen once its widgets exist: connect events, show the session."""
-        notifications = str(self.agent.config.get("display.memory_notifications") or "on")
-        self.bridge = EventBridge(self.main, memory_notifications=notifications)
+    async def _main_ready(self) -> None:
+        """The main screen's widgets exist: connect the engine's events to them, show the session."""
+        main = self.main
+        callbacks = BridgeCallbacks(
+            wake=lambda: self.post_message(TextArrived()), call_on_ui=self._call_on_ui,
+            set_status=main.status.set, refresh_status=self.refresh_status, session_label=self.session_label,
+            show_session=self.show_transcript, memory_changed=main.memory_panel.reload,
+            pending_changed=main.queue_changed, notify=self.notify, output_shown=main.refresh_new_output_hint,
+            next_frame=main.wait_for_refresh)
+        notifications = self.agent.config.display.memory_notifications
+        self.bridge = EventBridge(main.chat, callbacks, memory_notifications=notifications)
         await self.show_transcript()
         if self.welcome and not self.agent.messages:
             await self._info(self.welcome)
@@ -162,6 +183,13 @@ class HermesApp(App):
 
     # ----- turns --------------------------------------------------------------------------------
 
+    def _call_on_ui(self, callback: Callable[..., object], *args: object) -> object:
+        """From a thread: run ``callback`` on the UI thread and wait. A background job (a title,
+        a review) can outlive the app: once it has stopped, nothing is delivered."""
+        if not self.is_running:
+            raise RuntimeError("the app has closed")
+        return self.call_from_thread(callback, *args)
+
     def _emit(self, event: EngineEvent) -> None:
         """The agent's ``on_event``: called from its threads, delivered in order by the bridge."""
         assert self.bridge is not None
@@ -171,6 +199,14 @@ class HermesApp(App):
         assert self.bridge is not None
         await self.bridge.drain_text()
 
+    def _start(self, call: AgentCall) -> None:
+        """Run ``call`` (a turn, or a session action that holds the agent's turn lock) in the worker."""
+        # No automatic collections while a reply streams: a full one stalls frames 20-60 ms even
+        # with the start-up heap frozen. Collecting resumes when the turn ends.
+        gc.disable()
+        self.main.busy = True
+        self._run_agent(call)
+
     @work(thread=True, exclusive=True, group="turn")
     def _run_agent(self, call: AgentCall) -> None:
         try:
@@ -178,23 +214,13 @@ class HermesApp(App):
         except HermesError as exc:
             self._emit(TurnFailed(str(exc), retryable=False))
         finally:
-            try:
-                self.call_from_thread(self.turn_finished)
-            except RuntimeError:  # the app has closed
-                pass
+            with contextlib.suppress(RuntimeError):  # the app has closed
+                self.call_from_thread(self._turn_ended)
 
-    def _start(self, call: AgentCall) -> None:
-        self.busy = True
-        # No automatic collections while a reply streams: a full one stalls frames 20-60 ms even
-        # with the start-up heap frozen. Collecting resumes when the turn ends.
-        gc.disable()
-        self.main.set_busy(True)
-        self._run_agent(call)
-
-    def turn_finished(self) -> None:
-        self.busy = False
+    def _turn_ended(self) -> None:
+        """The one end of a turn: its worker returned or raised (the bridge only shows how it ended)."""
         gc.enable()
-        self.main.set_busy(False)
+        self.main.busy = False
         self.refresh_status()
 
     def cancel_turn(self) -> None:
@@ -207,7 +233,7 @@ class HermesApp(App):
         future: Future = Future()
         self.main.post_message(ApprovalRequested(request, future))
         try:
-            return future.result(timeout=self.approval_timeout + 5)
+            return future.result(timeout=self.approval.timeout + 5)
         except FutureTimeout:
             return ApprovalDecision.STAGE
 
@@ -281,26 +307,32 @@ class HermesApp(App):
         if args:
             self._start(lambda emit, cancel: self.agent.resume(args, emit))
             return
-        sessions = self.agent.db.list_sessions(limit=10)
+        sessions = self.agent.recent_sessions(limit=10)
         rows = [literal_line(f"• {s.id}  {s.title or '(untitled)'} — {s.message_count} messages") for s in sessions]
         await self._report(report("Recent sessions (/resume ID or /resume TITLE)", rows))
+
+    def _open_browser(self, kind: type[BrowserT]) -> BrowserT | None:
+        """Browsers do not stack: what is open over the chat closes, except a ``kind`` browser,
+        which comes to the top. Returns that one, or ``None`` when the caller opens a new one."""
+        shown = next((s for s in self.screen_stack[1:] if isinstance(s, kind)), None)
+        while self.screen is not (shown or self.main):  # another browser, a dialog, the palette
+            self.pop_screen()
+        return shown
 
     async def slash_sessions(self, args: str) -> None:
         from hermes_tui.screens.sessions import SessionsScreen
 
-        self.push_screen(SessionsScreen(self.agent.db, live_session_id=self.agent.session_id), self._resume_picked)
+        if self._open_browser(SessionsScreen) is None:
+            self.push_screen(SessionsScreen(self.db, live_session_id=self.agent.session_id), self._resume_picked)
 
     async def slash_search(self, args: str) -> None:
-        from engine.search import session_search
         from hermes_tui.screens.search import SearchScreen
 
-        agent = self.agent
-
-        def summarize(query: str) -> Any:
-            return session_search(agent.db, query, provider=agent.aux["session_search"],
-                                  current_session_id=agent.session_id)
-
-        self.push_screen(SearchScreen(agent.db, summarize=summarize, query=args), self._open_match)
+        shown = self._open_browser(SearchScreen)
+        if shown is not None:
+            shown.focus_query(args)
+        else:
+            self.push_screen(SearchScreen(self.db, summarize=self.agent.search_sessions, query=args), self._open_match)
 
     def _resume_picked(self, session_id: str | None, note: str = "") -> None:
         """A session chosen in the tree or in search: resume its lineage tip in the chat."""
@@ -395,14 +427,14 @@ class HermesApp(App):
     def watch_theme(self, name: str) -> None:
         """Any switch — ``/theme`` or the palette's "Change theme" — is remembered in display.theme."""
         agent = getattr(self, "agent", None)
-        if agent is None or not self.is_running or name == agent.config.get("display.theme"):
+        if agent is None or not self.is_running or name == self.saved_theme:
             return
         try:
             set_config_value(agent.config.home, "display.theme", name)
         except HermesError as exc:
             self.notify(str(exc), title="Theme not saved", severity="warning")
             return
-        agent.config.data["display"]["theme"] = name
+        self.saved_theme = name
 
     async def slash_help(self, args: str) -> None:
         keys = list(PROMPT_KEYS)

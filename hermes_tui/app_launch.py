@@ -49,7 +49,7 @@ def run_app(args: argparse.Namespace, ctx: "CommandContext", *, welcome: str | N
         return Agent.start(config, db, resume=args.resume, continue_title=args.continue_title,
                            ask_approval=ask_approval, source="tui")
 
-    app = HermesApp(start_agent, welcome=welcome)
+    app = HermesApp(start_agent, db, welcome=welcome)
     try:
         app.run()
     finally:

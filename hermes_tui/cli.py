@@ -35,9 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
         try:
-            module = importlib.import_module(f"hermes_tui.commands.{name}")
+            module = importlib.import_module(f"hermes_tui.subcommands.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"hermes_tui.commands.{name}":
+            if exc.name != f"hermes_tui.subcommands.{name}":
                 raise
             continue  # a subcommand not built yet
         module.register(sub)

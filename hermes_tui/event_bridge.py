@@ -1,10 +1,14 @@
 """The one place engine events become widget calls.
 
 The agent's threads call ``EventBridge.emit``. Text deltas are coalesced: they go into a buffer
-and one ``TextArrived`` message asks the UI thread to drain it, so a fast stream never waits on
-a screen refresh per token. Every other event goes through ``App.call_from_thread`` (blocking,
-so the worker keeps pace) and drains the buffered text first, which keeps the order. Handlers
-run on the UI thread. Widgets never see engine events, and the engine never sees widgets.
+and one ``wake`` asks the UI thread to drain it, so a fast stream never waits on a screen
+refresh per token. Every other event goes through ``call_on_ui`` (blocking, so the worker keeps
+pace) and drains the buffered text first, which keeps the order. Handlers run on the UI thread.
+
+The bridge is given what it drives — the chat log, and callbacks for everything outside it — and
+never reaches for the app: it renders a turn's end but does not end the turn (the app does,
+once, when the agent's worker returns). Widgets never see engine events, and the engine never
+sees widgets.
 """
 
 from __future__ import annotations
@@ -12,30 +16,61 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, cast
+from concurrent.futures import CancelledError
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, cast
 
 from textual.css.query import NoMatches
 
 from engine import events as ev
-from hermes_tui.messages import TextArrived
 from hermes_tui.widgets.chat_entries import Entry
 
 if TYPE_CHECKING:
     from hermes_tui.widgets.chat_markdown import AssistantMessage
-    from hermes_tui.screens.main import MainScreen
+    from hermes_tui.widgets.chat_messages import ToolBlock
 
 
 # The longest a finished reply waits for its last frame (see ``_let_the_last_text_show``).
 FRAME_WAIT_S = 0.2
+SWITCH_LABELS = {"compression": "Context compressed into", "branch": "Branched to", "new": "New session",
+                 "resume": "Resumed"}
+
+
+class ChatView(Protocol):
+    """The part of ``ChatLog`` the bridge writes to."""
+
+    async def add(self, entry: Entry) -> Any: ...
+    async def discard(self, widget: Any) -> None: ...
+    def tool_block(self, call_id: str) -> "ToolBlock | None": ...
+    def note_output(self, *, streaming: bool = False) -> None: ...
+    def stream_ended(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class BridgeCallbacks:
+    """Everything the bridge does outside the chat log; the app supplies these."""
+
+    wake: Callable[[], None]  # any thread: buffered reply text is waiting (posts ``TextArrived``)
+    call_on_ui: Callable[..., Any]  # any thread: run ``fn(*args)`` on the UI thread and wait for it
+    set_status: Callable[..., None]  # change some of the status bar's fields
+    refresh_status: Callable[[], None]  # recompute the whole status bar from the agent
+    session_label: Callable[[], str]
+    show_session: Callable[[], Awaitable[None]]  # a new or resumed session: show its transcript
+    memory_changed: Callable[[], None]
+    pending_changed: Callable[[], None]  # the approval queue on disk changed
+    notify: Callable[..., None]  # ``(message, *, title, severity)``
+    output_shown: Callable[[], None]  # something new is in the chat (the "new output" hint)
+    next_frame: Callable[[], Awaitable[None]]  # resolves once the screen has drawn again
 
 
 class EventBridge:
-    """Translate ``engine.events`` into calls on the main screen's widgets."""
+    """Translate ``engine.events`` into calls on the chat log and the callbacks."""
 
     # Recap is not rendered: a resumed session's transcript is shown in full.
 
-    def __init__(self, screen: "MainScreen", *, memory_notifications: str = "on") -> None:
-        self.screen = screen
+    def __init__(self, chat: ChatView, ui: BridgeCallbacks, *, memory_notifications: str = "on") -> None:
+        self.chat = chat
+        self.ui = ui
         self.memory_notifications = memory_notifications
         self.reply: "AssistantMessage | None" = None
         self._text: list[str] = []
@@ -64,11 +99,11 @@ class EventBridge:
                 self._text.append(event.text)
                 first = len(self._text) == 1
             if first:
-                self.screen.app.post_message(TextArrived())
+                self.ui.wake()
             return
         try:
-            self.screen.app.call_from_thread(self.handle, event)
-        except (RuntimeError, NoMatches):  # the app has closed, or is taking its widgets down
+            self.ui.call_on_ui(self.handle, event)
+        except (RuntimeError, NoMatches, CancelledError):  # the app has closed, or is closing
             pass
 
     async def drain_text(self) -> None:
@@ -82,7 +117,7 @@ class EventBridge:
                 text, self._text = "".join(self._text), []
             if text:
                 await self.on_text_delta(ev.TextDelta(text))
-                self.screen.refresh_new_output_hint()
+                self.ui.output_shown()
 
     async def handle(self, event: ev.EngineEvent) -> None:
         await self.drain_text()
@@ -91,14 +126,14 @@ class EventBridge:
             result = handler(event)
             if result is not None:
                 await result
-            self.screen.refresh_new_output_hint()
+            self.ui.output_shown()
 
     # ----- the reply ------------------------------------------------------------------------
 
     async def _ensure_reply(self) -> "AssistantMessage":
         """The live reply widget; a new one after a tool block so text follows the call it explains."""
         if self.reply is None:
-            widget = cast("AssistantMessage", await self.screen.chat.add(Entry("assistant")))
+            widget = cast("AssistantMessage", await self.chat.add(Entry("assistant")))
             await widget.start_stream()
             self.reply = widget
         return self.reply
@@ -108,72 +143,68 @@ class EventBridge:
 
         Closing a reply moves its tail into the finished part, which costs a render and a
         layout; done first, it held the last line back by that much. The agent's worker waits
-        for this handler, so a frame that does not come (a suspended app) is waited for only
-        briefly.
+        for this handler, so a frame that does not come (a suspended app, another screen on
+        top) is waited for only briefly.
         """
         if self.reply is not None:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.screen.wait_for_refresh(), timeout=FRAME_WAIT_S)
+                await asyncio.wait_for(self.ui.next_frame(), timeout=FRAME_WAIT_S)
 
     async def _close_reply(self, *, cancelled: bool = False) -> None:
         if self.reply is not None:
             reply, self.reply = self.reply, None
             await reply.finish(cancelled=cancelled)
-            self.screen.chat.stream_ended()
+            self.chat.stream_ended()
             if not reply.entry.text and not cancelled:
-                await reply.remove()
-                self.screen.chat.entries.remove(reply.entry)
+                await self.chat.discard(reply)
 
     async def on_turn_started(self, event: ev.TurnStarted) -> None:
-        self.screen.status.set(session=self.screen.app.session_label())
+        self.ui.set_status(session=self.ui.session_label())
         await self._ensure_reply()
 
     async def on_text_delta(self, event: ev.TextDelta) -> None:
         reply = await self._ensure_reply()
         reply.write(event.text)
-        self.screen.chat.note_output(streaming=True)
+        self.chat.note_output(streaming=True)
 
     async def on_tool_started(self, event: ev.ToolCallStarted) -> None:
         await self._close_reply()
-        await self.screen.chat.add(Entry("tool", name=event.name, arguments=event.arguments, call_id=event.call_id))
+        await self.chat.add(Entry("tool", name=event.name, arguments=event.arguments, call_id=event.call_id))
 
     def on_tool_finished(self, event: ev.ToolCallFinished) -> None:
-        block = self.screen.chat.tool_block(event.call_id)
+        block = self.chat.tool_block(event.call_id)
         if block is not None:
             block.finish(event.result, event.duration_s, event.is_error)
 
     async def on_turn_done(self, event: ev.TurnDone) -> None:
         await self._let_the_last_text_show()
         await self._close_reply(cancelled=event.cancelled)
-        self.screen.app.turn_finished()
 
     async def on_turn_failed(self, event: ev.TurnFailed) -> None:
         await self._close_reply()
-        await self.screen.chat.add(Entry("error", text=event.message, retryable=event.retryable))
-        self.screen.app.turn_finished()
+        await self.chat.add(Entry("error", text=event.message, retryable=event.retryable))
 
     async def on_notice(self, event: ev.Notice) -> None:
-        await self.screen.chat.add(Entry("notice", text=event.message, level=event.level))
+        await self.chat.add(Entry("notice", text=event.message, level=event.level))
 
     # ----- memory -----------------------------------------------------------------------------
 
     def on_memory_written(self, event: ev.MemoryWritten) -> None:
-        self.screen.memory_panel.reload()
+        self.ui.memory_changed()
         if self.memory_notifications != "off":
             detail = f": {event.preview}" if self.memory_notifications == "verbose" and event.preview else ""
-            self.screen.notify(f"Memory {event.action} ({event.target}) — {event.usage}{detail}", title="Memory")
+            self.ui.notify(f"Memory {event.action} ({event.target}) — {event.usage}{detail}", title="Memory")
 
     def on_memory_staged(self, event: ev.MemoryStaged) -> None:
-        self.screen.approvals.reload()
-        self.screen.status.set(pending=self.screen.approvals.count)
+        self.ui.pending_changed()
         if self.memory_notifications != "off":
-            self.screen.notify(f"{event.pending_id}: {event.summary} — waiting for approval (F3)",
-                               title="Memory write staged", severity="warning")
+            self.ui.notify(f"{event.pending_id}: {event.summary} — waiting for approval (F3)",
+                           title="Memory write staged", severity="warning")
 
     # ----- session ----------------------------------------------------------------------------
 
     def on_usage(self, event: ev.UsageUpdated) -> None:
-        self.screen.status.set(
+        self.ui.set_status(
             prompt_tokens=event.prompt_tokens,
             context_window=event.context_window,
             input_tokens=event.input_tokens,
@@ -182,21 +213,18 @@ class EventBridge:
         )
 
     async def on_session_switched(self, event: ev.SessionSwitched) -> None:
-        app = self.screen.app
         if event.reason in ("new", "resume"):
-            await app.show_transcript()
-        self.screen.memory_panel.reload()
-        app.refresh_status()
-        label = {"compression": "Context compressed into", "branch": "Branched to", "new": "New session",
-                 "resume": "Resumed"}.get(event.reason, event.reason)
-        await self.screen.chat.add(Entry("notice", text=f"{label} {app.session_label()}".strip()))
+            await self.ui.show_session()
+        self.ui.memory_changed()
+        self.ui.refresh_status()
+        label = SWITCH_LABELS.get(event.reason, event.reason)
+        await self.chat.add(Entry("notice", text=f"{label} {self.ui.session_label()}".strip()))
 
     async def on_compression_done(self, event: ev.CompressionDone) -> None:
         how = " (fallback summary)" if event.used_fallback else ""
         text = (f"Compressed {event.removed_messages} messages: ~{event.tokens_before:,} → "
                 f"~{event.tokens_after:,} tokens{how}.")
-        await self.screen.chat.add(Entry("notice", text=text))
+        await self.chat.add(Entry("notice", text=text))
 
     def on_title_changed(self, event: ev.TitleChanged) -> None:
-        self.screen.app.refresh_status()
-
+        self.ui.refresh_status()

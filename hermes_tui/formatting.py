@@ -1,4 +1,5 @@
-"""Human output helpers shared by the commands and the TUI: relative times, aligned tables, snippets.
+"""Human output helpers shared by the commands and the TUI: relative times, aligned tables, snippets,
+search hits grouped by conversation.
 
 Widths are terminal cells, not characters, so CJK titles (two cells a character) line up.
 """
@@ -11,7 +12,7 @@ from typing import Sequence
 from rich.cells import cell_len
 from rich.text import Text
 
-from engine.store.models import MATCH_END, MATCH_START
+from engine.store.models import MATCH_END, MATCH_START, SearchHit
 from hermes_tui.untrusted import visible
 
 _UNITS = ((60, "minute"), (3600, "hour"), (86400, "day"), (7 * 86400, "week"), (30 * 86400, "month"),
@@ -94,3 +95,11 @@ def snippet_text(snippet: str, style: str = "bold reverse") -> Text:
 def snippet_plain(snippet: str, mark: tuple[str, str] = ("**", "**")) -> str:
     """The snippet for plain output (a pipe or file): matches wrapped in ``mark``."""
     return one_line(snippet.replace(MATCH_START, mark[0]).replace(MATCH_END, mark[1]))
+
+
+def group_by_lineage(hits: list[SearchHit]) -> dict[str, list[SearchHit]]:
+    """Groups in order of their best hit; hits keep their order inside a group."""
+    groups: dict[str, list[SearchHit]] = {}
+    for hit in hits:
+        groups.setdefault(hit.lineage_root, []).append(hit)
+    return groups

@@ -71,7 +71,7 @@ async def _browser(pilot: Pilot, app: HermesApp, screen) -> None:
 
 
 async def lineage_tree(pilot: Pilot, app: HermesApp) -> None:
-    screen = SessionsScreen(app.agent.db)
+    screen = SessionsScreen(app.db)
     await _browser(pilot, app, screen)
     await wait_for(pilot, lambda: screen.tree.find_title("迁移支付服务 #2") is not None)
     screen.tree.move_cursor(screen.tree.find_title("迁移支付服务 #2"))
@@ -79,7 +79,7 @@ async def lineage_tree(pilot: Pilot, app: HermesApp) -> None:
 
 
 async def search_cjk(pilot: Pilot, app: HermesApp) -> None:
-    screen = SearchScreen(app.agent.db, query="支付")
+    screen = SearchScreen(app.db, query="支付")
     await _browser(pilot, app, screen)
     await wait_for(pilot, lambda: screen.shown_query == "支付" and screen.query(".focused-match"))
 
@@ -105,7 +105,7 @@ async def take(name: str, shot: Shot, out: Path) -> Path:
         config = load_config(demo.home)
         db = SessionDB.open_home(demo.home)
         # The inline approval prompt is shown as it looks once it has taken focus.
-        app = HermesApp(lambda ask: Agent.start(config, db, ask_approval=ask, cwd=demo.home), approval_idle=0.0)
+        app = HermesApp(lambda ask: Agent.start(config, db, ask_approval=ask, cwd=demo.home), db, approval_idle=0.0)
         try:
             async with app.run_test(size=SIZE) as pilot:
                 register_themes(app, demo.home)

@@ -1,6 +1,7 @@
 """Context compression: summarize the middle of a long transcript, keep head and tail.
 
-DESIGN.md "Compression" and invariants 4–6. Pure algorithm; the agent owns session rotation.
+DESIGN.md "Compression" and invariants 4–6. Pure algorithm: ``engine.live_compression`` applies it to
+the live session, and ``engine.live_session`` rotates the result into a continuation.
 """
 
 from engine.compression.compressor import (

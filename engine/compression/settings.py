@@ -8,7 +8,7 @@ compacted middle, at least 2,000 tokens, at most min(5 % of the window, 12,000).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from engine.config import Config
 from engine.errors import ConfigError
@@ -47,16 +47,7 @@ class CompressionSettings:
     @classmethod
     def from_config(cls, config: Config, context_window: int) -> "CompressionSettings":
         """Settings from the ``compression`` section; a bad value raises ``ConfigError`` naming its key."""
-        section = config.section("compression")
-        defaults = cls()
-        return cls(
-            enabled=section.get("enabled", defaults.enabled),
-            threshold=section.get("threshold", defaults.threshold),
-            target_ratio=section.get("target_ratio", defaults.target_ratio),
-            protect_first_n=section.get("protect_first_n", defaults.protect_first_n),
-            protect_last_n=section.get("protect_last_n", defaults.protect_last_n),
-            context_window=context_window,
-        )
+        return cls(**asdict(config.compression), context_window=context_window)
 
     @property
     def threshold_tokens(self) -> int:

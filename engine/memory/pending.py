@@ -40,10 +40,17 @@ CLAIM_RE = re.compile(r"^\.([0-9a-f]{8})\.json\.claim-\d+-[0-9a-f]+$")
 
 
 def summarize(payload: dict[str, Any]) -> str:
-    """Upstream's one-line summary: ``add to memory: <content>`` / ``replace in user: <content>``."""
+    """Upstream's summary, to the byte: ``add to user profile: <content>``, ``remove from memory:
+    <old>``, and for a replace ``replace in memory: old: <old>\nnew: <content>`` (two lines; the
+    detail is cut at 120 characters as a whole)."""
     action = payload.get("action", "")
-    detail = payload.get("old_text") if action == "remove" else payload.get("content")
-    return f"{_VERBS.get(action, action)} {payload.get('target', '')}: {(detail or '')[:SUMMARY_DETAIL]}".strip()
+    label = "user profile" if payload.get("target") == "user" else "memory"
+    content, old_text = payload.get("content") or "", payload.get("old_text") or ""
+    if action == "replace":
+        detail = f"old: {payload.get('old_text')}\nnew: {payload.get('content')}"
+    else:
+        detail = old_text if action == "remove" else content
+    return f"{_VERBS.get(action, action)} {label}: {detail[:SUMMARY_DETAIL]}".strip()
 
 
 @dataclass(frozen=True)
@@ -174,7 +181,7 @@ class PendingQueue:
     def stage(self, payload: dict, *, origin: str) -> PendingRecord:
         if origin not in ORIGINS:
             raise BadInputError(f"origin {origin!r} is not one of {', '.join(ORIGINS)}.")
-        clean = {k: payload[k] for k in ("action", "target", "content", "old_text") if payload.get(k) is not None}
+        clean = {k: payload.get(k) for k in ("action", "target", "content", "old_text")}  # upstream's four keys
         self.folder.mkdir(parents=True, exist_ok=True)
         record_id = secrets.token_hex(4)
         while self._taken(record_id):

@@ -199,8 +199,8 @@ class MemoryStore:
     def from_config(cls, config: "Config") -> "MemoryStore":
         return cls(
             config.home / "memories",
-            memory_limit=int(config.get("memory.memory_char_limit", 2200)),
-            user_limit=int(config.get("memory.user_char_limit", 1375)),
+            memory_limit=config.memory.memory_char_limit,
+            user_limit=config.memory.user_char_limit,
         )
 
     def path(self, target: str) -> Path:

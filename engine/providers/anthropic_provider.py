@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 from engine.prompt.caching import apply_cache_control, cache_marker
 from engine.providers.anthropic_format import to_anthropic_messages, to_anthropic_tools
 from engine.providers.base import Provider, ReplyState, SDKErrors
-from engine.providers.types import ChatRequest, TextDelta, ToolCallStarted
+from engine.providers.types import ChatRequest, StreamText, StreamToolCall
 
 if TYPE_CHECKING:
     import anthropic
@@ -59,7 +59,7 @@ class AnthropicProvider(Provider):
     def _open(self, request: ChatRequest) -> Any:
         return self._client.messages.create(**self.request_params(request), stream=True)
 
-    def _read(self, stream: Any, state: ReplyState) -> Iterator[TextDelta | ToolCallStarted]:
+    def _read(self, stream: Any, state: ReplyState) -> Iterator[StreamText | StreamToolCall]:
         usage = state.usage
         for event in stream:
             kind = event.type
@@ -67,7 +67,7 @@ class AnthropicProvider(Provider):
                 delta = event.delta
                 if delta.type == "text_delta":
                     if delta.text:
-                        yield TextDelta(delta.text)
+                        yield StreamText(delta.text)
                 elif delta.type == "input_json_delta" and state.has_tool_call(event.index):
                     state.add_arguments(event.index, delta.partial_json)
                 elif delta.type == "thinking_delta":

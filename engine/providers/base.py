@@ -31,10 +31,10 @@ from engine.providers.types import (
     ChatResult,
     StreamDone,
     StreamEvent,
-    TextDelta,
+    StreamText,
+    StreamToolCall,
     TokenUsage,
     ToolCall,
-    ToolCallStarted,
     conversation_call_ids,
     deterministic_tool_call_id,
 )
@@ -79,10 +79,10 @@ class ReplyState:
     earlier_ids: list[str] = field(default_factory=list)
     _calls: dict[int, _PartialToolCall] = field(default_factory=dict)
 
-    def start_tool_call(self, key: int, call_id: str | None, name: str) -> ToolCallStarted:
+    def start_tool_call(self, key: int, call_id: str | None, name: str) -> StreamToolCall:
         """Register a tool call announced under the provider's ``key``; returns the event to emit."""
         self._calls[key] = _PartialToolCall(call_id or "", name)
-        return ToolCallStarted(index=len(self._calls) - 1, name=name)
+        return StreamToolCall(index=len(self._calls) - 1, name=name)
 
     def has_tool_call(self, key: int) -> bool:
         return key in self._calls
@@ -167,7 +167,7 @@ class Provider(ABC):
         """Send the request; return the SDK's stream object (with ``close()``)."""
 
     @abstractmethod
-    def _read(self, stream: Any, state: ReplyState) -> Iterator[TextDelta | ToolCallStarted]:
+    def _read(self, stream: Any, state: ReplyState) -> Iterator[StreamText | StreamToolCall]:
         """Translate the SDK stream into events, filling ``state``; set ``state.finish_reason`` at the end."""
 
     def stream(self, request: ChatRequest, *, cancel: threading.Event | None = None) -> Iterator[StreamEvent]:
@@ -191,7 +191,7 @@ class Provider(ABC):
             try:
                 if not cancelled:
                     for event in self._pumped(request, state, cancel, deadline):
-                        if isinstance(event, TextDelta):
+                        if isinstance(event, StreamText):
                             text.append(event.text)
                         shown = True
                         yield event
@@ -223,12 +223,12 @@ class Provider(ABC):
 
     def _pumped(
         self, request: ChatRequest, state: ReplyState, cancel: threading.Event | None, deadline: float
-    ) -> Iterator[TextDelta | ToolCallStarted]:
+    ) -> Iterator[StreamText | StreamToolCall]:
         """One attempt's events, read in a thread (``StreamPump``) and waited for within the
         time limits; raises ``_Cancelled`` as soon as ``cancel`` is set."""
         self._client  # noqa: B018 - made (the SDK imported) before the first-byte clock starts
         sent_at = time.monotonic()
-        pump: StreamPump[TextDelta | ToolCallStarted] = StreamPump(
+        pump: StreamPump[StreamText | StreamToolCall] = StreamPump(
             lambda: self._open(request), lambda stream: self._read(stream, state)
         )
         finished = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.providers.base import Provider, ReplyState, SDKErrors
-from engine.providers.types import ChatRequest, TextDelta, ToolCallStarted, call_result_id
+from engine.providers.types import ChatRequest, StreamText, StreamToolCall, call_result_id
 
 if TYPE_CHECKING:
     import openai
@@ -75,7 +75,7 @@ class OpenAIProvider(Provider):
     def _open(self, request: ChatRequest) -> Any:
         return self._client.chat.completions.create(**self.request_params(request))
 
-    def _read(self, stream: Any, state: ReplyState) -> Iterator[TextDelta | ToolCallStarted]:
+    def _read(self, stream: Any, state: ReplyState) -> Iterator[StreamText | StreamToolCall]:
         for chunk in stream:
             if chunk.usage is not None:
                 _take_usage(state, chunk.usage)
@@ -86,7 +86,7 @@ class OpenAIProvider(Provider):
                     if isinstance(reasoning, str) and reasoning:
                         state.reasoning.append(reasoning)
                     if delta.content:
-                        yield TextDelta(delta.content)
+                        yield StreamText(delta.content)
                     for call in delta.tool_calls or ():
                         function = call.function
                         if not state.has_tool_call(call.index):

@@ -53,12 +53,17 @@ class ChatResult:
 
 
 @dataclass
-class TextDelta:
+class StreamText:
+    """Reply text as the provider streamed it: not yet scrubbed of recall fences (the agent
+    turns what survives the scrubber into ``engine.events.TextDelta``)."""
+
     text: str
 
 
 @dataclass
-class ToolCallStarted:
+class StreamToolCall:
+    """The provider began streaming tool call ``index`` (its arguments come with ``StreamDone``)."""
+
     index: int
     name: str
 
@@ -68,7 +73,7 @@ class StreamDone:
     result: ChatResult
 
 
-StreamEvent = Union[TextDelta, ToolCallStarted, StreamDone]
+StreamEvent = Union[StreamText, StreamToolCall, StreamDone]
 
 
 def deterministic_tool_call_id(name: str, arguments: str, index: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 
-class MemoryProvider(ABC):
+class RecallProvider(ABC):
     """One recall backend. Methods run on the agent's worker thread, bounded by the manager."""
 
     name: str = "provider"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.recall.base import MemoryProvider
+from engine.recall.base import RecallProvider
 
 _WORD = re.compile(r"[\w\u4e00-\u9fff][\w\u4e00-\u9fff\-\.]{2,}", re.UNICODE)
 _STOP = frozenset(
@@ -32,7 +32,7 @@ def salient_terms(text: str) -> list[str]:
     return sorted(seen, key=lambda w: (-len(w), w))[:MAX_TERMS]
 
 
-class LocalRecallProvider(MemoryProvider):
+class LocalRecallProvider(RecallProvider):
     name = "local"
 
     def __init__(self, db: Any) -> None:

@@ -11,7 +11,7 @@ import threading
 from typing import Any, Callable, TypeVar
 
 from engine.errors import RefusedError
-from engine.recall.base import MemoryProvider
+from engine.recall.base import RecallProvider
 
 T = TypeVar("T")
 Warn = Callable[[str], None]
@@ -35,15 +35,15 @@ def _bounded(fn: Callable[[], T], timeout_s: float) -> tuple[bool, T | None, Bas
     return True, box.get("value"), box.get("error")
 
 
-class MemoryManager:
+class RecallManager:
     """Holds at most one external provider and calls it safely."""
 
     def __init__(self, *, timeout_s: float = 3.0, warn: Warn | None = None) -> None:
-        self.provider: MemoryProvider | None = None
+        self.provider: RecallProvider | None = None
         self.timeout_s = timeout_s
         self.warn: Warn = warn or (lambda message: None)
 
-    def add_provider(self, provider: MemoryProvider) -> None:
+    def add_provider(self, provider: RecallProvider) -> None:
         if self.provider is not None:
             raise RefusedError(
                 f"memory.provider: only one external memory provider can be active "
@@ -98,9 +98,9 @@ class MemoryManager:
         return list(self._call("tools", []) or [])
 
 
-def make_memory_manager(name: str, db: Any, *, warn: Warn | None = None, timeout_s: float = 3.0) -> MemoryManager:
+def make_recall_manager(name: str, db: Any, *, warn: Warn | None = None, timeout_s: float = 3.0) -> RecallManager:
     """The manager for ``memory.provider`` ("" = none, "local" = the built-in FTS recall)."""
-    manager = MemoryManager(timeout_s=timeout_s, warn=warn)
+    manager = RecallManager(timeout_s=timeout_s, warn=warn)
     if name == "local":
         from engine.recall.local import LocalRecallProvider
 

@@ -16,7 +16,7 @@ import sqlite3
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Collection, Mapping, Sequence, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence, TextIO, TypeVar
 
 from engine import clock
 from engine.errors import BadInputError, NotFoundError, RefusedError, StoreError
@@ -47,6 +47,9 @@ from engine.store.query import parse_query
 from engine.store.search import run_search
 from engine.store.titles import like_escape, numbered, sanitize_title, split_numbered
 
+if TYPE_CHECKING:
+    from engine.config import Config
+
 T = TypeVar("T")
 USAGE_COLUMNS = {
     "input_tokens": "input_tokens",
@@ -65,15 +68,16 @@ def new_session_id(at: float) -> str:
     return f"{stamp}_{secrets.token_hex(3)}"
 
 
-def end_in_transaction(conn: sqlite3.Connection, session_id: str, reason: str) -> None:
+def end_in_transaction(conn: sqlite3.Connection, session_id: str, reason: str, at: float | None = None) -> None:
     """Mark a session ended inside the caller's transaction; an ended session keeps its first reason.
 
     Lineage following reads ``end_reason`` (a ``compression`` parent leads to its continuation),
     so a later, stale end never overwrites it; ``reopen_session`` clears the mark on purpose.
+    ``at``: the end time (default now).
     """
     conn.execute(
         "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
-        (clock.now(), clean_text(reason), session_id),
+        (clock.now() if at is None else at, clean_text(reason), session_id),
     )
 
 
@@ -256,15 +260,19 @@ class SessionDB:
         child = new_session_id(started)
         clean_title = sanitize_title(title) if title is not None else None
         rows = [message_row(child, i, m, started) for i, m in enumerate(messages)]
+        # Upstream tells a branch from a sub-agent run by this marker (or by the child starting no
+        # earlier than its parent ended): without it upstream hides the branch and resumes into it.
+        branch_mark = json.dumps({"_branched_from": parent_id}) if end_reason == "branched" else None
 
         def work(conn: sqlite3.Connection) -> str:
             self._check_fork_parent(conn, parent_id, parent_messages)
             self._insert_session(conn, child, source=source, model=model, system_prompt=system_prompt,
                                  parent_session_id=parent_id, started_at=started, title=clean_title, cwd=cwd,
-                                 message_count=len(rows), tool_call_count=tool_call_total(list(messages)))
+                                 message_count=len(rows), tool_call_count=tool_call_total(list(messages)),
+                                 model_config=branch_mark)
             for row in rows:
                 insert_message(conn, row)
-            end_in_transaction(conn, parent_id, end_reason)
+            end_in_transaction(conn, parent_id, end_reason, at=started)  # the child starts as it ends
             return child
 
         return self._write(work)
@@ -512,13 +520,14 @@ class SessionDB:
 
         return self._write(work)
 
-    def maybe_auto_prune(self, config: Any) -> Removal | None:
+    def maybe_auto_prune(self, config: "Config") -> Removal | None:
         """Prune per ``sessions.*`` config at most once per ``min_interval_hours``; None when skipped."""
-        if not config.get("sessions.auto_prune", False):
+        settings = config.sessions
+        if not settings.auto_prune:
             return None
         now = clock.now()
-        interval = float(config.get("sessions.min_interval_hours", 24)) * 3600
-        days = float(config.get("sessions.retention_days", 90))
+        interval = float(settings.min_interval_hours) * 3600
+        days = float(settings.retention_days)
 
         def work(conn: sqlite3.Connection) -> Removal | None:
             row = conn.execute("SELECT value FROM state_meta WHERE key = ?", (LAST_AUTO_PRUNE,)).fetchone()
@@ -537,7 +546,7 @@ class SessionDB:
             return plan
 
         plan = self._write(work)
-        if plan is not None and plan.sessions and config.get("sessions.vacuum_after_prune", True):
+        if plan is not None and plan.sessions and settings.vacuum_after_prune:
             self._read(lambda c: c.execute("VACUUM"))
         return plan
 

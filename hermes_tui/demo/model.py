@@ -12,11 +12,12 @@ import json
 import re
 from typing import Any
 
-from engine.agent import SUMMARIZER_SYSTEM
+from engine.auto_titles import TITLE_SYSTEM
 from engine.compression.summary import SUMMARY_SECTIONS
+from engine.live_compression import SUMMARIZER_SYSTEM
 from engine.review import REVIEW_SYSTEM
-from engine.search import SUMMARY_SYSTEM
-from engine.titles import TITLE_SYSTEM
+from engine.session_search import SUMMARY_SYSTEM
+from engine.tokens import content_text
 from hermes_tui.loopback_llm import Reply, ToolCallSpec
 
 CHUNK_CHARS = 6
@@ -50,10 +51,7 @@ def _last(messages: list[dict[str, Any]], role: str) -> dict[str, Any] | None:
 
 
 def _text(message: dict[str, Any] | None) -> str:
-    content = (message or {}).get("content")
-    if isinstance(content, list):
-        return " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return str(content or "")
+    return content_text((message or {}).get("content"), markers=False)
 
 
 def _system(request: dict[str, Any]) -> str:

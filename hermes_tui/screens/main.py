@@ -1,24 +1,29 @@
 """The main screen: chat in the centre, memory and approvals on the side, status and footer below.
 
 It lays widgets out and routes the user's input; engine events reach the widgets through
-``hermes_tui.event_bridge`` and commands are run by the app.
+``hermes_tui.event_bridge`` and commands are run by the app. It is built with what it needs
+(``MainDeps``) and never reaches for the app or the agent. ``busy`` — a turn is running — is a
+reactive: setting it dims the prompt, marks the status bar and puts "Stop reply" in the footer.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Awaitable, Callable
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input, Static, TextArea
 
-from engine.memory import ApprovalDecision
+from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
 from hermes_tui.messages import ApprovalRequested, PendingChanged
-from hermes_tui.widgets.approval_prompt import ApprovalPrompt
+from hermes_tui.slash_commands import SlashRegistry
+from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.footer import CoalescingFooter
@@ -26,8 +31,18 @@ from hermes_tui.widgets.memory_panel import MemoryPanel
 from hermes_tui.widgets.prompt_input import PromptInput
 from hermes_tui.widgets.status_bar import StatusBar
 
-if TYPE_CHECKING:
-    from hermes_tui.app import HermesApp
+
+@dataclass(frozen=True)
+class MainDeps:
+    """What the main screen is built with; the app supplies it."""
+
+    memory: MemoryStore
+    pending: PendingQueue
+    registry: SlashRegistry  # the slash commands the prompt completes
+    approval: ApprovalTiming
+    last_key_at: Callable[[], float]  # time.monotonic() of the user's last key, anywhere
+    on_ready: Callable[[], Awaitable[None]]  # the widgets exist: show the session
+    cancel_turn: Callable[[], None]  # escape while busy
 
 
 class MainScreen(Screen):
@@ -44,19 +59,23 @@ class MainScreen(Screen):
         Binding("f1", "app.slash('/help')", "Help"),
     ]
 
-    app: "HermesApp"
+    busy: var[bool] = var(False, bindings=True, init=False)
+
+    def __init__(self, deps: MainDeps) -> None:
+        super().__init__()
+        self.deps = deps
 
     def compose(self) -> ComposeResult:
-        agent = self.app.agent
+        deps = self.deps
         with Horizontal(id="body"):
             with Vertical(id="chat-column"):
                 yield ChatLog(id="chat")
                 yield Static("new output ↓", id="new-output")
                 yield Static("", id="completions")
-                yield PromptInput(self.app.slash_registry, id="prompt")
+                yield PromptInput(deps.registry, id="prompt")
             with Vertical(id="side"):
-                yield MemoryPanel(agent.memory, agent.config.home / "memories", id="memory")
-                yield ApprovalQueue(agent.pending, agent.memory, id="approvals")
+                yield MemoryPanel(deps.memory, deps.memory.memories_dir, id="memory")
+                yield ApprovalQueue(deps.pending, deps.memory, id="approvals")
         yield StatusBar(id="status")
         yield CoalescingFooter()
 
@@ -82,20 +101,20 @@ class MainScreen(Screen):
 
     async def on_mount(self) -> None:
         self.prompt.focus()
-        await self.app.main_ready()  # type: ignore[attr-defined]
+        await self.deps.on_ready()
 
-    def set_busy(self, busy: bool) -> None:
-        """While a reply streams the prompt looks dimmed, but stays typable."""
+    def watch_busy(self, busy: bool) -> None:
+        """While a reply streams the prompt looks dimmed, but stays typable (the footer follows
+        through ``bindings=True``)."""
         self.prompt.set_class(busy, "-busy")
         self.status.set(busy=busy)
-        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape stops a streaming reply (and says so in the footer); otherwise it goes home."""
         if action == "cancel_reply":
-            return self.app.busy
+            return self.busy
         if action == "go_home":
-            return not self.app.busy
+            return not self.busy
         return True
 
     def action_go_home(self) -> None:
@@ -129,17 +148,21 @@ class MainScreen(Screen):
     def on_approval_requested(self, event: ApprovalRequested) -> None:
         for old in self.query(ApprovalPrompt):  # never two prompts: the older one is staged
             old.resolve(ApprovalDecision.STAGE)
-        app = self.app
-        prompt = ApprovalPrompt(event.request, event.future, last_key_at=lambda: app.last_key_at,
-                                grace=app.approval_grace, idle=app.approval_idle, timeout=app.approval_timeout)
+        prompt = ApprovalPrompt(event.request, event.future, last_key_at=self.deps.last_key_at,
+                                timing=self.deps.approval)
         self.query_one("#chat-column").mount(prompt, before=self.query_one("#completions"))
 
     def on_pending_changed(self, event: PendingChanged) -> None:
         self.memory_panel.reload()
         self.status.set(pending=self.approvals.count)
 
+    def queue_changed(self) -> None:
+        """A write was staged by someone else (the model): the queue re-reads, the count follows."""
+        self.approvals.reload()
+        self.status.set(pending=self.approvals.count)
+
     def action_cancel_reply(self) -> None:
-        self.app.cancel_turn()
+        self.deps.cancel_turn()
 
     def action_toggle_side(self) -> None:
         side = self.query_one("#side")

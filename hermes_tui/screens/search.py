@@ -26,11 +26,11 @@ from textual.worker import get_current_worker
 
 from engine import clock
 from engine.errors import HermesError
-from engine.search import SessionSearchResult, format_text, session_search
+from engine.session_search import SessionSearchResult, format_text, session_search
 from engine.store import SearchHit, SessionDB
 from engine.store.models import Session
-from hermes_tui.commands.search_cmd import group_by_lineage
-from hermes_tui.formatting import one_line, relative_time, snippet_text, truncate
+from hermes_tui.formatting import group_by_lineage, one_line, relative_time, snippet_text, truncate
+from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_text
@@ -162,10 +162,10 @@ class SearchScreen(Screen["SearchTarget | None"]):
                 found = self.db.list_sessions(limit=RECENT_LIMIT)
         except HermesError as exc:
             if not worker.is_cancelled:
-                self.app.call_from_thread(self._set_status, str(exc))
+                deliver(self, self._set_status, str(exc))
             return
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show, query, found)
+            deliver(self, self._show, query, found)
 
     def _show(self, query: str, found: list) -> None:
         now = clock.now()
@@ -230,7 +230,14 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self.results.focus()
 
     def action_focus_query(self) -> None:
-        self.query_one("#query", Input).focus()
+        self.focus_query()
+
+    def focus_query(self, query: str = "") -> None:
+        """Back to the query box (search asked for again while open); a ``query`` replaces its text."""
+        box = self.query_one("#query", Input)
+        if query:
+            box.value = query
+        box.focus()
 
     def action_summarize(self) -> None:
         query = self.query_text.strip()
@@ -249,7 +256,10 @@ class SearchScreen(Screen["SearchTarget | None"]):
         except HermesError as exc:
             text = f"Summaries failed: {exc}"
         if not worker.is_cancelled:
-            self.app.call_from_thread(self.query_one("#summary-text", Static).update, literal_text(text))
+            deliver(self, self._show_summary, text)
+
+    def _show_summary(self, text: str) -> None:
+        self.query_one("#summary-text", Static).update(literal_text(text))
 
     def action_close(self) -> None:
         self.dismiss(None)

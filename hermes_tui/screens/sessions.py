@@ -23,6 +23,7 @@ from engine.store import SessionDB
 from engine.store.maintenance import Removal
 from engine.store.models import Session, TreeNode
 from hermes_tui.screens.confirm import Confirm
+from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.session_tree import PAGE_SIZE, LineageFilter, LineagePager, SessionTree
 from hermes_tui.widgets.footer import CoalescingFooter
@@ -142,7 +143,7 @@ class SessionsScreen(Screen[str | None]):
         worker = get_current_worker()
         page = pager.next_page(lambda: worker.is_cancelled)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show_page, pager, page)
+            deliver(self, self._show_page, pager, page)
 
     def _show_page(self, pager: LineagePager, page: list[TreeNode]) -> None:
         if pager is not self.pager:
@@ -157,7 +158,10 @@ class SessionsScreen(Screen[str | None]):
     def _load_sources(self) -> None:
         sources = list(self.db.stats()["by_source"])
         options = [(literal_line(s), s) for s in sources]  # a source is whatever wrote the session
-        self.app.call_from_thread(self.query_one("#filter-source", Select).set_options, options)
+        deliver(self, self._set_sources, options)
+
+    def _set_sources(self, options: list[tuple[Content, str]]) -> None:
+        self.query_one("#filter-source", Select).set_options(options)
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:

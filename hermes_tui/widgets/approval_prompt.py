@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Callable
 
 from textual import events
@@ -38,6 +39,15 @@ CHOICES: tuple[tuple[str, str, ApprovalDecision], ...] = (
 NAVIGATION_KEYS = ("left", "right", "tab", "shift+tab")
 
 
+@dataclass(frozen=True)
+class ApprovalTiming:
+    """How the inline prompt waits: for a pause in typing, through a grace period, then it stages."""
+
+    grace: float = GRACE_SECONDS  # keys ignored this long after the prompt takes focus
+    idle: float = IDLE_SECONDS  # it takes focus once no key came for this long
+    timeout: float = TIMEOUT_SECONDS  # unanswered this long: the write is staged
+
+
 def describe_request(request: ApprovalRequest) -> Content:
     """What would change: the old text (replace/remove) in red, the new text in green."""
     lines = []
@@ -58,17 +68,15 @@ class ApprovalPrompt(Vertical, can_focus=True):
         future: Future,
         *,
         last_key_at: Callable[[], float],
-        grace: float = GRACE_SECONDS,
-        idle: float = IDLE_SECONDS,
-        timeout: float = TIMEOUT_SECONDS,
+        timing: ApprovalTiming = ApprovalTiming(),
     ) -> None:
         super().__init__(id="approval-prompt")
         self.request = request
         self.future = future
         self.last_key_at = last_key_at
-        self.grace = grace
-        self.idle = idle
-        self.timeout = timeout
+        self.grace = timing.grace
+        self.idle = timing.idle
+        self.timeout = timing.timeout
         self.selected: int | None = None  # enter chooses only what the arrows picked
         self._focused_at: float | None = None
         self._return_focus: Widget | None = None

@@ -47,6 +47,11 @@ class ChatLog(VerticalScroll, can_focus=True):
         self.note_output()
         return widget
 
+    async def discard(self, reply: "AssistantMessage") -> None:
+        """Take back a reply that stayed empty (the model only called a tool)."""
+        await reply.remove()
+        self.entries.remove(reply.entry)
+
     async def _trim(self) -> None:
         mounted = list(self.children)
         excess = len(mounted) - self.window

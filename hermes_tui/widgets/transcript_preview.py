@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from engine.store import SessionDB, StoredMessage
 from hermes_tui.formatting import utc_text
+from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible, visible_line
 from hermes_tui.widgets.literal import literal_line
 
@@ -84,7 +85,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
             full = len(batch) == PAGE
             if not full or any(m.id == self.focus_message_id for m in batch):
                 break
-        self.app.call_from_thread(self._append, session_id, messages, full)
+        deliver(self, self._append, session_id, messages, full)
 
     def _append(self, session_id: str, messages: list[StoredMessage], more: bool) -> None:
         self._reading = False

@@ -155,7 +155,7 @@ def test_a_rotation_of_a_parent_already_continued_is_refused_and_follows_the_tip
 def test_a_rotation_from_a_view_missing_anothers_turn_is_refused(tmp_path: Path) -> None:
     with LoopbackLLM(responder=responder) as llm:
         db, sid, first, second = two_agents(tmp_path, llm)
-        first.compression = replace(first.compression, enabled=False)
+        first.compressor.settings = replace(first.compressor.settings, enabled=False)
         first.run_turn("only first knows", Events())
         events = Events()
         second.compress(None, events)

@@ -24,7 +24,7 @@ from engine.events import (
     TurnFailed,
 )
 from engine.providers import RetryPolicy, deterministic_tool_call_id, make_provider
-from engine.recall import MemoryProvider
+from engine.recall import RecallProvider
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import HttpError, LoopbackLLM, Reply, ToolCallSpec
 
@@ -179,7 +179,7 @@ def test_provider_failure_keeps_the_user_message_and_retry_answers_it(tmp_path: 
     assert [m["role"] for m in db.load_transcript(agent.session_id or "")] == ["user", "assistant"]
 
 
-class HangingRecall(MemoryProvider):
+class HangingRecall(RecallProvider):
     name = "hanging"
 
     def prefetch(self, query: str) -> str:

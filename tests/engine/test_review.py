@@ -74,7 +74,7 @@ def test_review_with_approval_on_stages_an_auto_record(home, server, kind) -> No
     assert len(staged) == 1 and staged[0].origin == ORIGIN and "[auto]" in staged[0].line() and not warnings
     assert (home / "memories" / "USER.md").read_bytes() == before
     assert [type(e) for e in events] == [MemoryStaged, Notice]
-    assert events[0].pending_id == staged[0].id and events[0].summary.startswith("add to user: Prefers short")
+    assert events[0].pending_id == staged[0].id and events[0].summary.startswith("add to user profile: Prefers short")
     assert events[1].message == "1 memory update waiting for approval"
     request = server.requests[0].json
     assert json.dumps(request).count(REVIEW_SYSTEM[:40]) == 1 and "read them on my phone" in json.dumps(request)

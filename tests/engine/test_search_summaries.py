@@ -11,7 +11,7 @@ import pytest
 
 from engine import clock
 from engine.providers import Provider, RetryPolicy, make_provider
-from engine.search import (
+from engine.session_search import (
     EARLIER_MARKER,
     LATER_MARKER,
     SUMMARY_SYSTEM,

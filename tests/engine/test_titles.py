@@ -12,7 +12,7 @@ from engine import clock
 from engine.events import Notice, TitleChanged
 from engine.providers import Provider, RetryPolicy, make_provider
 from engine.store import SessionDB
-from engine.titles import TITLE_SYSTEM, TitleMaker, clean_title, first_exchange, store_unique_title
+from engine.auto_titles import TITLE_SYSTEM, TitleMaker, clean_title, first_exchange, store_unique_title
 from hermes_tui.loopback_llm import HttpError, LoopbackLLM, Reply
 
 EXCHANGE = [

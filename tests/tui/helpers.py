@@ -45,6 +45,7 @@ def make_app(home: Path, *, approval_timeout: float = 120.0, approval_idle: floa
     db = SessionDB.open_home(home)
     return HermesApp(
         lambda ask: Agent.start(config, db, ask_approval=ask, resume=resume, cwd=home),
+        db,
         approval_timeout=approval_timeout,
         approval_idle=approval_idle,
         welcome=welcome,
@@ -53,7 +54,7 @@ def make_app(home: Path, *, approval_timeout: float = 120.0, approval_idle: floa
 
 def close_app(app: HermesApp) -> None:
     app.agent.close()
-    app.agent.db.close()
+    app.db.close()
 
 
 async def ready(pilot: Pilot) -> None:

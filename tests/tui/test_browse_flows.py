@@ -57,5 +57,36 @@ async def test_the_live_session_cannot_be_deleted_from_the_tree(upstream_home: P
         await pilot.press("d")
         await pilot.pause()
         assert isinstance(app.screen, SessionsScreen), "no confirmation for the live session"
-        assert app.agent.db.get_session(TIP) is not None
+        assert app.db.get_session(TIP) is not None
+    close_app(app)
+
+
+async def test_browsers_do_not_stack_opening_one_that_is_open_switches_to_it(upstream_home: Path, llm: LoopbackLLM) -> None:
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+
+        def stack() -> list[str]:
+            return [type(screen).__name__ for screen in app.screen_stack]
+
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        sessions = app.screen
+        await pilot.press("f7")
+        await pilot.pause()
+        assert stack() == ["MainScreen", "SessionsScreen"] and app.screen is sessions
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen))
+        assert stack() == ["MainScreen", "SearchScreen"]
+        search = app.screen
+        await pilot.press("a")
+        await pilot.press("ctrl+f")  # search again: the same screen, its query focused and kept
+        await pilot.pause()
+        assert app.screen is search and search.query_text == "a" and search.focused.id == "query"
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        assert stack() == ["MainScreen", "SessionsScreen"] and app.screen is not sessions
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        assert stack() == ["MainScreen"]
     close_app(app)

@@ -15,7 +15,7 @@ from engine.config import load_config
 from engine.events import EngineEvent, TextDelta
 from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
-from engine.titles import TITLE_SYSTEM
+from engine.auto_titles import TITLE_SYSTEM
 from hermes_tui.demo.model import WELCOME, chat_reply, side_reply
 from hermes_tui.demo.run import DEMO_GUIDE, demo_home
 from hermes_tui.demo.seed import seed_home

@@ -8,7 +8,7 @@ from typing import Iterator
 import pytest
 from textual.widgets import Input
 
-from engine.search import SessionSearchResult
+from engine.session_search import SessionSearchResult
 from engine.store import SessionDB
 from hermes_tui.screens.search import SearchScreen, SearchTarget, order_groups
 from tests.tui.helpers import SIZE, screen_text, wait_until
@@ -104,7 +104,7 @@ async def test_summarize_runs_off_the_ui_thread_and_shows_the_result(db: Session
 
     def summarize(query: str) -> SessionSearchResult:
         asked.append(query)
-        from engine.search import session_search
+        from engine.session_search import session_search
 
         return session_search(db, query, provider=None, current_session_id=None)
 

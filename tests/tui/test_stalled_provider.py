@@ -61,8 +61,9 @@ async def test_a_silent_provider_ends_the_turn_with_the_limit_named(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "hello?")
-        await wait_until(pilot, lambda: "model.timeouts.first_byte" in screen_text(app), timeout=10)
-        assert not app.busy
+        # the error is drawn just before the worker returns and the turn ends: wait for both
+        await wait_until(pilot, lambda: "model.timeouts.first_byte" in screen_text(app) and not app.busy,
+                         timeout=10)
     close_app(app)
 
 

@@ -50,7 +50,7 @@ def test_stage_writes_an_upstream_shaped_record(tmp_path: Path) -> None:
     path = tmp_path / "pending" / "memory" / f"{record.id}.json"
     data = json.loads(path.read_text("utf-8"))
     assert list(data) == ["id", "subsystem", "action", "summary", "origin", "created_at", "payload"]
-    assert data == {"id": record.id, "subsystem": "memory", "action": "replace", "summary": "replace in user: light",
+    assert data == {"id": record.id, "subsystem": "memory", "action": "replace", "summary": "replace in user profile: old: dark\nnew: light",
                     "origin": "background_review", "created_at": FIXED_NOW,
                     "payload": {"action": "replace", "target": "user", "content": "light", "old_text": "dark"}}
     assert len(record.id) == 8 and int(record.id, 16) >= 0

@@ -59,7 +59,7 @@ def test_gate_on_without_a_prompt_stages(tmp_path: Path) -> None:
     assert store.entries("user") == []
     [record] = queue.list()[0]
     assert record.id == result["pending_id"] and record.origin == "foreground"
-    assert record.payload == ADD
+    assert record.payload == {**ADD, "old_text": None}  # upstream keeps all four keys
 
 
 def test_background_writes_are_staged_even_with_a_prompt(tmp_path: Path) -> None:

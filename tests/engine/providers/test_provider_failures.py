@@ -12,7 +12,7 @@ from engine.providers import (
     Provider,
     ProviderError,
     StreamInterruptedError,
-    TextDelta,
+    StreamText,
     make_provider,
 )
 from hermes_tui.loopback_llm import CutStream, HttpError, LoopbackLLM, MalformedSSE, Reply
@@ -50,7 +50,7 @@ def test_stream_cut_after_text_is_not_retried(provider: Provider, server: Loopba
     shown: list[str] = []
     with pytest.raises(StreamInterruptedError) as caught:
         for event in provider.stream(simple_request()):
-            if isinstance(event, TextDelta):
+            if isinstance(event, StreamText):
                 shown.append(event.text)
     assert "".join(shown) == text[: len(text) // 2]
     assert str(caught.value).startswith("the reply was cut off midway: ")

@@ -8,8 +8,8 @@ from engine.providers import (
     ChatRequest,
     Provider,
     StreamDone,
-    TextDelta,
-    ToolCallStarted,
+    StreamText,
+    StreamToolCall,
     deterministic_tool_call_id,
 )
 from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply, ToolCallSpec, Usage
@@ -24,7 +24,7 @@ def _drain(provider: Provider, request: ChatRequest, cancel: threading.Event | N
 def test_streams_text_in_pieces_and_ends_with_one_done(provider: Provider, server: LoopbackLLM) -> None:
     server.push(Reply(text="The quick brown fox jumps.", chunk_chars=5))
     events = _drain(provider, simple_request())
-    deltas = [e.text for e in events if isinstance(e, TextDelta)]
+    deltas = [e.text for e in events if isinstance(e, StreamText)]
     assert len(deltas) == 6 and "".join(deltas) == "The quick brown fox jumps."
     assert isinstance(events[-1], StreamDone) and sum(isinstance(e, StreamDone) for e in events) == 1
     result = events[-1].result
@@ -39,7 +39,7 @@ def test_tool_calls_keep_provider_ids_and_get_deterministic_ones_when_missing(
         ToolCallSpec("session_search", '{"query": "tea"}'),
     ]))
     events = _drain(provider, simple_request())
-    assert [(e.index, e.name) for e in events if isinstance(e, ToolCallStarted)] == [(0, "memory"), (1, "session_search")]
+    assert [(e.index, e.name) for e in events if isinstance(e, StreamToolCall)] == [(0, "memory"), (1, "session_search")]
     result = events[-1].result
     assert result.finish_reason == "tool_calls"
     assert [(c.id, c.name, c.arguments) for c in result.tool_calls] == [
@@ -117,7 +117,7 @@ def test_cancel_mid_stream_returns_text_so_far(provider: Provider, server: Loopb
     events = []
     for event in provider.stream(simple_request(), cancel=cancel):
         events.append(event)
-        if sum(isinstance(e, TextDelta) for e in events) == 3:
+        if sum(isinstance(e, StreamText) for e in events) == 3:
             cancel.set()
     done = events[-1]
     assert isinstance(done, StreamDone)
@@ -142,7 +142,7 @@ def test_a_held_reply_streams_its_start_and_waits_for_release(provider: Provider
     def consume() -> None:
         for event in provider.stream(simple_request()):
             events.append(event)
-            if isinstance(event, TextDelta):
+            if isinstance(event, StreamText):
                 first_text.set()
 
     reader = threading.Thread(target=consume)

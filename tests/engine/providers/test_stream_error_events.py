@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.providers import Provider, ProviderError, StreamInterruptedError, TextDelta
+from engine.providers import Provider, ProviderError, StreamInterruptedError, StreamText
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, StreamError
 
 from .conftest import base_url, simple_request
@@ -42,7 +42,7 @@ def test_an_error_event_after_text_cuts_the_reply_off(provider: Provider, server
     shown: list[str] = []
     with pytest.raises(StreamInterruptedError) as caught:
         for event in provider.stream(simple_request()):
-            if isinstance(event, TextDelta):
+            if isinstance(event, StreamText):
                 shown.append(event.text)
     assert "".join(shown) == "Here is the first half"
     assert str(caught.value).startswith("the reply was cut off midway: ")

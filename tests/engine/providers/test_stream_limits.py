@@ -19,7 +19,7 @@ from engine.providers import (
     RetryPolicy,
     StreamDone,
     StreamInterruptedError,
-    TextDelta,
+    StreamText,
     make_provider,
 )
 from engine.providers.errors import ProviderTimeoutError
@@ -75,7 +75,7 @@ def test_keep_alives_after_some_text_end_at_the_idle_limit(make, kind: str, serv
     shown: list[str] = []
     with pytest.raises(StreamInterruptedError) as caught:
         for event in make(kind, timeouts=IDLE).stream(simple_request()):
-            if isinstance(event, TextDelta):
+            if isinstance(event, StreamText):
                 shown.append(event.text)
     assert "".join(shown) == "The answer is"
     assert str(caught.value) == (
@@ -87,7 +87,9 @@ def test_keep_alives_after_some_text_end_at_the_idle_limit(make, kind: str, serv
 def test_a_reply_that_never_ends_stops_at_the_total_limit(make, kind: str, server: LoopbackLLM) -> None:
     server.tokens_per_second = 50  # a steady trickle: never idle, never done
     server.push(Reply(text="word " * 2000, chunk_chars=5))
-    with pytest.raises(StreamInterruptedError, match=r"did not finish the reply within 1 s \(model\.timeouts\.total\)"):
+    # Cut off midway once text was shown; on a loaded machine the limit may come before the first text.
+    with pytest.raises((StreamInterruptedError, ProviderTimeoutError),
+                       match=r"did not finish the reply within 1 s \(model\.timeouts\.total\)"):
         make(kind, timeouts={"first_byte": 30, "idle": 30, "total": 1}).complete(simple_request())
 
 
@@ -113,7 +115,7 @@ def test_cancel_shuts_the_connection_so_the_reading_thread_ends(provider: Provid
     cancel = threading.Event()
     before = set(threading.enumerate())
     for event in provider.stream(simple_request(), cancel=cancel):
-        if isinstance(event, TextDelta):
+        if isinstance(event, StreamText):
             cancel.set()  # the read now blocks on the socket for 5 s: only a shutdown wakes it
     assert event.result.finish_reason == "cancelled"
     assert _wait_for(lambda: not _new_readers(before), timeout=3)

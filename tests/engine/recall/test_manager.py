@@ -8,10 +8,10 @@ import time
 import pytest
 
 from engine.errors import RefusedError
-from engine.recall import MemoryManager, MemoryProvider
+from engine.recall import RecallManager, RecallProvider
 
 
-class Recorder(MemoryProvider):
+class Recorder(RecallProvider):
     name = "recorder"
 
     def __init__(self) -> None:
@@ -22,7 +22,7 @@ class Recorder(MemoryProvider):
         return f"recalled: {query}"
 
 
-class Raises(MemoryProvider):
+class Raises(RecallProvider):
     name = "raises"
 
     def prefetch(self, query: str) -> str:
@@ -32,7 +32,7 @@ class Raises(MemoryProvider):
         raise RuntimeError("sync broke")
 
 
-class Hangs(MemoryProvider):
+class Hangs(RecallProvider):
     name = "hangs"
 
     def __init__(self) -> None:
@@ -44,7 +44,7 @@ class Hangs(MemoryProvider):
 
 
 def test_prefetch_passes_through() -> None:
-    manager = MemoryManager()
+    manager = RecallManager()
     provider = Recorder()
     manager.add_provider(provider)
     assert manager.prefetch("tea") == "recalled: tea"
@@ -52,7 +52,7 @@ def test_prefetch_passes_through() -> None:
 
 
 def test_second_external_provider_is_refused() -> None:
-    manager = MemoryManager()
+    manager = RecallManager()
     manager.add_provider(Recorder())
     with pytest.raises(RefusedError, match="only one external memory provider"):
         manager.add_provider(Raises())
@@ -60,7 +60,7 @@ def test_second_external_provider_is_refused() -> None:
 
 def test_raising_provider_becomes_a_warning() -> None:
     warnings: list[str] = []
-    manager = MemoryManager(warn=warnings.append)
+    manager = RecallManager(warn=warnings.append)
     manager.add_provider(Raises())
     assert manager.prefetch("x") == ""
     manager.sync_turn("u", "a")
@@ -71,7 +71,7 @@ def test_raising_provider_becomes_a_warning() -> None:
 
 def test_hanging_provider_is_abandoned_within_the_bound() -> None:
     warnings: list[str] = []
-    manager = MemoryManager(timeout_s=0.2, warn=warnings.append)
+    manager = RecallManager(timeout_s=0.2, warn=warnings.append)
     provider = Hangs()
     manager.add_provider(provider)
     started = time.monotonic()
@@ -82,5 +82,5 @@ def test_hanging_provider_is_abandoned_within_the_bound() -> None:
 
 
 def test_no_provider_is_a_no_op() -> None:
-    manager = MemoryManager()
+    manager = RecallManager()
     assert manager.prefetch("x") == "" and manager.tools() == []

@@ -79,7 +79,7 @@ def _listed(queue: PendingQueue) -> list:
 
 def _show(args: argparse.Namespace, ctx: CommandContext) -> int:
     store = _store(ctx)
-    approval = bool(ctx.config.get("memory.write_approval", False))
+    approval = ctx.config.memory.write_approval
     if args.json:
         data: dict[str, Any] = {}
         for target in TARGETS:

@@ -220,7 +220,7 @@ def cmd_delete(args: argparse.Namespace, ctx: CommandContext) -> int:
 
 def cmd_prune(args: argparse.Namespace, ctx: CommandContext) -> int:
     db = ctx.db
-    days = args.older_than if args.older_than is not None else float(ctx.config.get("sessions.retention_days"))
+    days = args.older_than if args.older_than is not None else float(ctx.config.sessions.retention_days)
     plan = db.prune_plan(older_than_days=days, source=args.source)
     if not plan.sessions:
         print(f"Nothing to prune: no ended session older than {days:g} days.")

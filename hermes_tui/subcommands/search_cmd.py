@@ -9,25 +9,16 @@ from rich.console import Console
 from rich.text import Text
 
 from engine import clock
-from engine.store import SearchHit
-from hermes_tui.commands.sessions_cmd import non_negative_int, print_json
 from hermes_tui.context import CommandContext
-from hermes_tui.formatting import relative_time, snippet_plain, snippet_text
+from hermes_tui.formatting import group_by_lineage, relative_time, snippet_plain, snippet_text
+from hermes_tui.subcommands.sessions_cmd import non_negative_int, print_json
 from hermes_tui.untrusted import styled_stream, visible
-
-
-def group_by_lineage(hits: list[SearchHit]) -> dict[str, list[SearchHit]]:
-    """Groups in order of their best hit; hits keep their order inside a group."""
-    groups: dict[str, list[SearchHit]] = {}
-    for hit in hits:
-        groups.setdefault(hit.lineage_root, []).append(hit)
-    return groups
 
 
 def cmd_summarize(query: str, limit: int | None, ctx: CommandContext, as_json: bool) -> int:
     """Focused summaries of the top sessions; raw excerpts (and a note) when no model answers."""
     from engine.auxiliary import auxiliary_provider
-    from engine.search import format_text, session_search
+    from engine.session_search import format_text, session_search
 
     provider = auxiliary_provider(ctx.config, "session_search", None, on_problem=lambda note: print(note, file=sys.stderr))
     result = session_search(ctx.db, query, provider=provider, current_session_id=None, limit_sessions=limit or 3)

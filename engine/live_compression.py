@@ -1,0 +1,81 @@
+"""Compressing the live session: a last memory review, the summary, then a rotation into a continuation.
+
+``engine.compression`` is the algorithm over a transcript; this applies it to the session the
+agent is in — when the last prompt crossed the threshold after a turn, or on ``/compress`` —
+and moves the result into a child session with a fresh system-prompt snapshot (DESIGN.md
+"Compression"). Nothing here can fail a turn: a failed rotation leaves the conversation as it was.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+from engine.compression import CompressionSettings, Compressor, should_compress
+from engine.errors import HermesError
+from engine.events import CompressionDone, Notice, OnEvent
+from engine.live_session import LiveSession
+from engine.providers import ChatRequest, Provider
+from engine.recall import RecallManager
+from engine.review import BackgroundReviewer
+
+COMPRESSIONS_BEFORE_HINT = 2
+SUMMARIZER_SYSTEM = (
+    "You compress conversations for an assistant that will continue them. Follow the requested "
+    "format exactly and keep every concrete fact: names, paths, numbers, decisions, open asks."
+)
+
+
+class LiveCompressor:
+    """Decides when the live session is due and compresses it."""
+
+    def __init__(self, settings: CompressionSettings, *, reviewer: BackgroundReviewer, recall: RecallManager,
+                 summary_provider: Callable[[], Provider | None]) -> None:
+        self.settings = settings
+        self.reviewer = reviewer
+        self.recall = recall
+        self.summary_provider = summary_provider  # asked each time: the auxiliary model for compression
+
+    def due(self, live: LiveSession, tools: list[dict]) -> bool:
+        """The last prompt (or its estimate) is over the threshold."""
+        return should_compress(live.usage.last_prompt_tokens, live.messages, tools, live.system_prompt, self.settings)
+
+    def _summarizer(self) -> Callable[[str], str] | None:
+        aux = self.summary_provider()
+        if aux is None:
+            return None
+
+        def summarize(prompt: str) -> str:
+            request = ChatRequest(system=SUMMARIZER_SYSTEM, messages=[{"role": "user", "content": prompt}],
+                                  tools=[], max_tokens=self.settings.summary_cap, temperature=0.2)
+            return aux.complete(request).text
+
+        return summarize
+
+    def compress(self, live: LiveSession, focus: str | None, tools: list[dict], on_event: OnEvent) -> None:
+        if live.session_id is None:
+            on_event(Notice("Nothing to compress yet.", "information"))
+            return
+        self.reviewer.review_now(live.session_id, live.messages, on_event)
+        self.recall.on_pre_compress(live.messages)
+        result = Compressor(self.settings, self._summarizer()).compress(
+            live.messages, system_prompt=live.system_prompt, tools=tools, focus=focus)
+        if result.removed_count == 0:
+            on_event(Notice("Nothing to compress yet: the conversation fits in its protected head and tail.", "information"))
+            return
+        title = live.next_lineage_title()
+        try:
+            rotated = live.rotate("compression", result.messages, title, live.new_prompt(), on_event)
+        except (HermesError, OSError, sqlite3.Error) as exc:
+            on_event(Notice(f"Compression failed ({exc}); the conversation continues uncompressed.", "error"))
+            return
+        if not rotated:
+            return
+        live.usage.forget_prompt()  # re-estimated until the next call reports real figures
+        if result.error:
+            on_event(Notice(f"The summary model failed ({result.error}); a structured fallback summary was used."))
+        on_event(CompressionDone(result.removed_count, result.tokens_before, result.tokens_after, result.used_fallback))
+        compressions = live.compression_count()
+        if compressions >= COMPRESSIONS_BEFORE_HINT:
+            on_event(Notice(f"This conversation has been compressed {compressions} times; details fade with each "
+                            "summary. Consider /new for a fresh start (memory and search carry what matters)."))

@@ -1,0 +1,95 @@
+"""A turn in the app: it starts in one place, ends in one place, and ``busy`` shows it everywhere.
+
+``busy`` is the main screen's reactive: the prompt dims, the status bar says "● streaming" and
+the footer offers "Stop reply" for exactly as long as it is set, and it is cleared by the one
+end of a turn — when the agent's worker returns or raises — never also by the bridge.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+from engine.errors import NotFoundError
+from hermes_tui.app import HermesApp
+from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply
+from hermes_tui.widgets.footer import CoalescingFooter
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+
+
+def count_turn_ends(app: HermesApp) -> list[None]:
+    """Each end of a turn appends one item (the app's own end still runs)."""
+    ends: list[None] = []
+    end = app._turn_ended
+
+    def counted() -> None:
+        ends.append(None)
+        end()
+
+    app._turn_ended = counted  # type: ignore[method-assign]
+    return ends
+
+
+def footer_labels(app: HermesApp) -> list[str]:
+    footer = app.main.query_one(CoalescingFooter)
+    return [key.description for key in footer.query(FooterKey)]
+
+
+def shows_busy(app: HermesApp) -> bool:
+    """What a person sees of ``busy``: all three places agree, or this says which did not."""
+    prompt = app.main.prompt.has_class("-busy")
+    status = "● streaming" in str(app.main.status.render())
+    footer = "Stop reply" in footer_labels(app)
+    assert prompt == status == footer, f"prompt {prompt}, status bar {status}, footer {footer}"
+    return prompt
+
+
+async def test_a_turn_ends_once_and_busy_drives_the_prompt_status_bar_and_footer(home: Path, llm: LoopbackLLM) -> None:
+    hold = Hold(after_chars=10)
+    llm.push(Reply(text="A reply that is held part way through.", hold=hold))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        ends = count_turn_ends(app)
+        assert not app.busy and not shows_busy(app)
+        app.main.prompt.text = "hello"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.busy and "Stop reply" in footer_labels(app))
+        assert shows_busy(app)
+        hold.release()
+        await wait_until(pilot, lambda: not app.busy and "Stop reply" not in footer_labels(app))
+        await pilot.pause(0.2)  # a second end, were there one, would have arrived by now
+        assert ends == [None]
+        assert not shows_busy(app)
+        assert "Prompt" not in footer_labels(app)  # escape's other meaning is not shown either way
+    close_app(app)
+
+
+def resume_nothing(app: HermesApp) -> None:
+    """``/resume`` of a session that does not exist: the agent raises NotFoundError in the worker."""
+    app.main.prompt.text = "/resume no-such-session"
+    app.main.prompt.submit()
+
+
+def raise_at_once(app: HermesApp) -> None:
+    def fails(_emit, _cancel) -> None:
+        raise NotFoundError("no-such-session: nothing to do here.")
+
+    app._start(fails)
+
+
+@pytest.mark.parametrize("start", [resume_nothing, raise_at_once])
+async def test_a_worker_that_raises_still_ends_its_turn_once(home: Path, llm: LoopbackLLM, start) -> None:
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        ends = count_turn_ends(app)
+        start(app)
+        await wait_until(pilot, lambda: ends and not app.busy)
+        await pilot.pause(0.2)  # a second end, were there one, would have arrived by now
+        assert ends == [None]
+        assert not shows_busy(app)
+        assert "no-such-session" in screen_text(app)  # the error is shown in the chat
+    close_app(app)
