@@ -172,7 +172,7 @@ async def test_browsers_show_hostile_titles_messages_and_snippets_literally(host
         assert_clean(app)
         for ch in "deploy":
             await pilot.press(ch)
-        await wait_until(pilot, lambda: "matches" in screen_text(app), timeout=5)
+        await wait_until(pilot, lambda: "matches" in screen_text(app), timeout=15)
         for _ in range(6):
             await pilot.press("down")
             await pilot.pause()
@@ -199,7 +199,7 @@ async def test_model_text_reply_tool_call_prompt_and_auto_title_are_literal(
         assert_clean(app)
         await pilot.press("escape")  # decide later: staged, with a notification quoting it
         await wait_until(pilot, lambda: not app.busy)
-        await wait_until(pilot, lambda: app.agent.title is not None, timeout=5)
+        await wait_until(pilot, lambda: app.agent.title is not None, timeout=15)
         assert_clean(app)
         toasts = " ".join(str(t.render()) for t in app.screen.query("Toast"))
         assert "waiting for approval" in toasts and visible(staged) in toasts
