@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.events import UsageUpdated
-from engine.providers import TokenUsage
+from engine.providers import ChatRequest, TokenUsage
 from engine.store import SessionDB
 from engine.usage import TokenTotals, UsageMeter
+
+REQUEST = ChatRequest(system="You are helpful.", messages=[{"role": "user", "content": "hi"}])
 
 
 def test_each_call_adds_up_is_stored_and_reported(tmp_path: Path) -> None:
@@ -15,8 +17,10 @@ def test_each_call_adds_up_is_stored_and_reported(tmp_path: Path) -> None:
         session_id = db.create_session(source="cli")
         meter = UsageMeter(db, context_window=200_000)
         meter.record(session_id, TokenUsage(input_tokens=1000, output_tokens=50, cache_read_tokens=800,
-                                            cache_write_tokens=100, reasoning_tokens=7))
-        event = meter.record(session_id, TokenUsage(input_tokens=1200, output_tokens=30, cache_read_tokens=1000))
+                                            cache_write_tokens=100, reasoning_tokens=7),
+                     REQUEST, recall=False)
+        event = meter.record(session_id, TokenUsage(input_tokens=1200, output_tokens=30, cache_read_tokens=1000),
+                             REQUEST, recall=False)
         assert event == UsageUpdated(prompt_tokens=1200, context_window=200_000, input_tokens=2200,
                                      output_tokens=80, cache_read_tokens=1800, cache_write_tokens=100, api_calls=2)
         assert meter.last_prompt_tokens == 1200  # the last prompt, cached parts included
@@ -29,7 +33,7 @@ def test_a_changed_context_forgets_its_size_and_another_session_starts_from_zero
     with SessionDB.open_home(tmp_path) as db:
         session_id = db.create_session(source="cli")
         meter = UsageMeter(db, context_window=8000)
-        meter.record(session_id, TokenUsage(input_tokens=500, output_tokens=5))
+        meter.record(session_id, TokenUsage(input_tokens=500, output_tokens=5), REQUEST, recall=False)
         meter.forget_prompt()
         assert meter.last_prompt_tokens is None and meter.totals.input_tokens == 500
         meter.reset()
