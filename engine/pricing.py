@@ -87,12 +87,12 @@ def check_price_table(path: Path, value: Any) -> None:
         unknown = sorted(str(k) for k in entry if k not in PRICE_KEYS)
         if unknown:
             raise ConfigError(f"{path}: {key} has unknown key {unknown[0]!r}; expected {', '.join(PRICE_KEYS)}.")
-        for name in REQUIRED_KEYS:
-            if name not in entry:
-                raise ConfigError(f"{path}: {key}.{name} is missing (US dollars per million tokens).")
         for name, price in entry.items():
             if isinstance(price, bool) or not isinstance(price, (int, float)) or not math.isfinite(price) or price < 0:
                 raise ConfigError(f"{path}: {key}.{name} is {price!r}; expected a number of US dollars ≥ 0.")
+        for name in REQUIRED_KEYS:
+            if name not in entry:
+                raise ConfigError(f"{path}: {key}.{name} is missing (US dollars per million tokens).")
 
 
 def is_local(base_url: str | None) -> bool:

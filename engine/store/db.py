@@ -32,6 +32,7 @@ from engine.store.connection import (
 )
 from engine.store.lineage import LineageMoved
 from engine.store.listing import fetch_sessions, readable_time, recent_session_ids
+from engine.store.usage_rows import SessionUsage, usage_rows
 from engine.store.maintenance import Redactor, Removal
 from engine.store.messages import (
     ACTIVE,
@@ -560,6 +561,10 @@ class SessionDB:
 
     def stats(self) -> dict[str, Any]:
         return self._read(lambda c: maintenance.stats(c, self._db_bytes()))
+
+    def usage_rows(self) -> list[SessionUsage]:
+        """Every session that made model calls, with its token tally and billing (oldest first)."""
+        return self._read(usage_rows)
 
     def _db_bytes(self) -> int:
         return sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
