@@ -22,6 +22,7 @@ PRICES_AS_OF = "2025-11-01"
 PER = 1_000_000  # prices are US dollars per million tokens
 PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
 REQUIRED_KEYS = ("input", "output")
+LOCAL_SERVER = "local server"  # what a free local server is priced as
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ class PriceTable:
     def pricer(self, model: str, base_url: str | None) -> "Pricer":
         """How the requests to ``model`` at ``base_url`` are priced."""
         if self.local_servers_free and is_local(base_url):
-            return Pricer("local server", ModelPrice(0.0, 0.0, 0.0, 0.0))
+            return Pricer(LOCAL_SERVER, ModelPrice(0.0, 0.0, 0.0, 0.0))
         found = self.lookup(model)
         return Pricer(found[0], found[1]) if found else Pricer(None, None)
 
