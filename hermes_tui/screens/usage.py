@@ -31,7 +31,8 @@ COLUMNS = ("#", "Turn", "Input", "Cache read", "Cache write", "Cached", "Output"
 
 
 def prefix_label(record: RequestRecord) -> Text:
-    """The Prefix column: kept, an expected break, or a break the invariant forbids."""
+    """The Prefix column: kept, an expected break, or a break the invariant forbids (a Rich
+    ``Text``, which a table cell takes as it is; the part names are ours)."""
     broke = record.prefix_break
     if record.number == 1:
         return Text("first", style="dim")
@@ -47,7 +48,7 @@ def _row(record: RequestRecord) -> list[Text]:
     figures = [str(record.number), str(record.turn), f"{usage.input_tokens:,}", f"{usage.cache_read_tokens:,}",
                f"{usage.cache_write_tokens:,}", share(record.cached_share), f"{usage.output_tokens:,}",
                "—" if cost is None else money(cost.usd), "—" if cost is None else money(cost.saved_usd)]
-    return [*(Text(value, justify="right") for value in figures), prefix_label(record)]
+    return [*(Text(value) for value in figures), prefix_label(record)]
 
 
 def break_detail(record: RequestRecord) -> Content:
@@ -58,11 +59,11 @@ def break_detail(record: RequestRecord) -> Content:
         return Content.styled(f"Request {record.number}: " + (
             "the first of the session; the next one should start with all of it." if first
             else f"request {record.number - 1} is a prefix of it, byte for byte."), "dim")
-    verdict = ("expected", "bold") if broke.expected else ("NOT expected", "bold red")
+    verdict = ("expected", "bold") if broke.expected else ("NOT expected", "bold $error")
     return Content("\n").join([
         Content.assemble(f"Request {record.number} differs from request {record.number - 1} at byte {broke.offset:,} — ",
                          literal_line(broke.part, "bold"), f", byte {broke.offset_in_part:,} of it: ", verdict,
-                         f" ({broke.reason})."),
+                         f" — {broke.reason}."),
         Content.assemble(("  shared  ", "dim"), literal_line(broke.shared)),
         Content.assemble(("  before  ", "dim"), literal_line(broke.before)),
         Content.assemble(("  after   ", "dim"), literal_line(broke.after)),
@@ -85,8 +86,8 @@ def summary(records: list[RequestRecord], priced_as: str | None, context: str) -
         priced = Content("a local server costs nothing")
     else:
         priced = Content.assemble("priced as ", literal_line(priced_as), f", list prices as of {PRICES_AS_OF}")
-    breaks = (Content.styled(f"{broken} unexpected prefix break(s)", "bold red") if broken
-              else Content.styled("prefix kept", "green"))
+    breaks = (Content.styled(f"{broken} unexpected prefix break(s)", "bold $error") if broken
+              else Content.styled("prefix kept", "$success"))
     return Content("\n").join([
         Content(context),
         Content(f"{len(records)} request{'s' if len(records) != 1 else ''} · prompt {prompt:,} tokens, {share(read / prompt if prompt else 0.0)} "

@@ -15,7 +15,7 @@ from engine.usage import RequestRecord
 from hermes_tui.usage_text import share
 
 BAR = "█"
-CACHED, UNCACHED, OUTPUT = "$success", "$warning", "$accent"
+CACHED, UNCACHED, OUTPUT = "$success", "$warning", "$secondary"
 LABEL_WIDTH = 9  # "turn 123 "
 
 
@@ -26,6 +26,7 @@ class TurnBar:
     uncached: int = 0
     output: int = 0
     requests: int = 0
+    broken: bool = False  # a request of the turn broke the prefix where the invariant forbids it
 
     @property
     def total(self) -> int:
@@ -45,6 +46,7 @@ def turn_bars(records: list[RequestRecord]) -> list[TurnBar]:
         bar.uncached += record.uncached_tokens
         bar.output += record.usage.output_tokens
         bar.requests += 1
+        bar.broken |= record.prefix_break is not None and not record.prefix_break.expected
     return bars
 
 
@@ -67,7 +69,8 @@ def chart(bars: list[TurnBar], width: int) -> Content:
             f"{bar.label:<{LABEL_WIDTH}}", (BAR * _cells(bar.cached, scale), CACHED),
             (BAR * _cells(bar.uncached, scale), UNCACHED), (BAR * _cells(bar.output, scale), OUTPUT),
             (f"  {prompt:,} in · {share(bar.cached / prompt if prompt else 0.0)} cached · {bar.output:,} out{rounds}",
-             "dim")))
+             "dim"),
+            (" · prefix broken", "bold $error") if bar.broken else ""))
     return Content("\n").join(lines)
 
 

@@ -10,10 +10,15 @@ from typing import Iterator
 import pytest
 import yaml
 
+from engine.prompt.prefix import PrefixBreak
+from engine.providers import TokenUsage
 from engine.store import SessionDB
-from hermes_tui.loopback_llm import LoopbackLLM, Reply, Usage
-from hermes_tui.screens.usage import UsageScreen
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until, write_config
+from engine.usage import RequestRecord
+from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec, Usage
+from hermes_tui.screens.usage import UsageScreen, break_detail
+from hermes_tui.untrusted import visible_line
+from tests.hostile_text import HOSTILE
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, settle, wait_until, write_config
 
 
 @pytest.fixture
@@ -129,7 +134,7 @@ async def test_with_recall_on_the_break_at_the_previous_user_message_is_expected
         assert broke is not None and broke.expected and broke.part == "message 1 (user)"
         assert cells(screen, 1)[9] == "expected · message 1 (user)"
         text = screen_text(app)
-        assert "expected (recall: the fence moved" in text and "1 expected" in text
+        assert "expected — recall: the fence moved" in text and "1 expected" in text
         assert "unexpected" not in text
     close_app(app)
 
@@ -149,3 +154,46 @@ async def test_with_no_requests_the_screen_says_so_and_refreshes_after_a_turn(tm
         await pilot.press("r")
         await wait_until(pilot, lambda: screen.table.row_count == 1)
     close_app(app)
+
+
+def test_snapshot_of_the_inspector(snap_compare, tmp_path: Path, model: LoopbackLLM) -> None:
+    """Three turns priced as gpt-4o (local servers billed, for the picture), one with a tool
+    round, the last after a system prompt changed under the session; the break is highlighted."""
+    home = make_home(tmp_path, model)
+    config = yaml.safe_load((home / "config.yaml").read_text())
+    config["pricing"] = {"local_servers_free": False}
+    (home / "config.yaml").write_text(yaml.safe_dump(config))
+    search = ToolCallSpec("session_search", json.dumps({"query": "postgres"}), id="call_usage1")
+    model.push(Reply(text="Hello.", usage=Usage(input_tokens=3_100, output_tokens=60, cache_read_tokens=0)),
+               Reply(tool_calls=[search], usage=Usage(input_tokens=3_300, output_tokens=30, cache_read_tokens=3_000)),
+               Reply(text="Found it.", usage=Usage(input_tokens=3_600, output_tokens=120, cache_read_tokens=3_200)),
+               Reply(text="Sure.", usage=Usage(input_tokens=3_800, output_tokens=80, cache_read_tokens=0)))
+    app = make_app(home)
+
+    async def run_before(pilot) -> None:
+        await ready(pilot)
+        app.agent.set_title("Cache check")
+        await turn(pilot, "hello")
+        await turn(pilot, "find the postgres notes")
+        await wait_until(pilot, lambda: len(app.agent.usage.requests) == 3 and not app.busy)
+        app.agent.live.system_prompt = app.agent.live.system_prompt.replace("\n", "\nToday is Tuesday.\n", 1)
+        await turn(pilot, "thanks")
+        await open_usage(pilot)
+        app.clear_notifications()
+        await settle(pilot)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    finally:
+        close_app(app)
+
+
+def test_break_excerpts_are_shown_literally() -> None:
+    """Excerpts are request text (the user's, the model's): markup stays text, controls show."""
+    hostile = HOSTILE["spaced click"] + HOSTILE["bidi"]
+    broke = PrefixBreak(offset=10, part="message 2 (assistant)", offset_in_part=3, shared=hostile, before=hostile,
+                        after="[bold]x[/bold]\x9b", expected=False, reason="before the previous request's last user message")
+    record = RequestRecord(2, "s", 1, TokenUsage(10, 1), None, broke)
+    plain = break_detail(record).plain
+    assert f"shared  {visible_line(hostile)}" in plain and "after   [bold]x[/bold]\\x9b" in plain
+    assert "\u202e" not in plain and "\x9b" not in plain
