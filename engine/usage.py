@@ -27,6 +27,11 @@ class TokenTotals:
     cache_write_tokens: int = 0
     api_calls: int = 0
 
+    @property
+    def cached_share(self) -> float:
+        """The share of the prompts read from the provider's cache (0 to 1)."""
+        return self.cache_read_tokens / self.input_tokens if self.input_tokens else 0.0
+
 
 @dataclass(frozen=True)
 class Billing:

@@ -13,44 +13,39 @@ from typing import Any
 
 from engine.pricing import PRICES_AS_OF, Cost, PriceTable
 from engine.store.usage_rows import SessionUsage
+from engine.usage import TokenTotals
 
 UNDATED_WEEK = "(undated)"
 
 
 @dataclass
 class Tally:
-    """Token sums over some requests, and their estimated cost where a price was known."""
+    """Token sums over some sessions, and their estimated cost where a price was known."""
 
     sessions: int = 0
-    api_calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
+    tokens: TokenTotals = field(default_factory=TokenTotals)
     cost: Cost | None = None
     unpriced_sessions: int = 0
 
     def add(self, row: SessionUsage, cost: Cost | None) -> None:
         self.sessions += 1
-        self.api_calls += row.api_calls
-        self.input_tokens += row.input_tokens
-        self.output_tokens += row.output_tokens
-        self.cache_read_tokens += row.cache_read_tokens
-        self.cache_write_tokens += row.cache_write_tokens
+        tokens = self.tokens
+        tokens.api_calls += row.api_calls
+        tokens.input_tokens += row.input_tokens
+        tokens.output_tokens += row.output_tokens
+        tokens.cache_read_tokens += row.cache_read_tokens
+        tokens.cache_write_tokens += row.cache_write_tokens
         if cost is None:
             self.unpriced_sessions += 1
         else:
             self.cost = cost if self.cost is None else self.cost + cost
 
-    @property
-    def cached_share(self) -> float:
-        return self.cache_read_tokens / self.input_tokens if self.input_tokens else 0.0
-
     def to_json(self) -> dict[str, Any]:
+        tokens = self.tokens
         return {
-            "sessions": self.sessions, "api_calls": self.api_calls, "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens, "cache_read_tokens": self.cache_read_tokens,
-            "cache_write_tokens": self.cache_write_tokens, "cached_share": round(self.cached_share, 4),
+            "sessions": self.sessions, "api_calls": tokens.api_calls, "input_tokens": tokens.input_tokens,
+            "output_tokens": tokens.output_tokens, "cache_read_tokens": tokens.cache_read_tokens,
+            "cache_write_tokens": tokens.cache_write_tokens, "cached_share": round(tokens.cached_share, 4),
             "estimated_cost_usd": None if self.cost is None else round(self.cost.usd, 6),
             "saved_usd": None if self.cost is None else round(self.cost.saved_usd, 6),
             "unpriced_sessions": self.unpriced_sessions,

@@ -31,8 +31,9 @@ def cost_text(cost: Cost | None) -> str:
 def _row(label: str, tally: Tally) -> list[str]:
     cost = "—" if tally.cost is None else money(tally.cost.usd)
     saved = "—" if tally.cost is None else money(tally.cost.saved_usd)
-    return [label, f"{tally.api_calls:,}", f"{tally.input_tokens:,}", f"{tally.cache_read_tokens:,}",
-            f"{tally.cache_write_tokens:,}", share(tally.cached_share), f"{tally.output_tokens:,}", cost, saved]
+    tokens = tally.tokens
+    return [label, f"{tokens.api_calls:,}", f"{tokens.input_tokens:,}", f"{tokens.cache_read_tokens:,}",
+            f"{tokens.cache_write_tokens:,}", share(tokens.cached_share), f"{tokens.output_tokens:,}", cost, saved]
 
 
 HEADERS = ("", "Calls", "Input", "Cache read", "Cache write", "Cached", "Output", "Est. cost", "Saved")
