@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from engine.prompt.prefix import cache_order, common_prefix_len, find_break
 from engine.prompt.request_view import build_api_messages
 
@@ -65,3 +68,10 @@ def test_excerpts_never_split_a_character_and_tools_are_named() -> None:
     broke = find_break(first, second)
     assert broke is not None and broke.part == "tools" and not broke.expected
     assert broke.before.startswith("索") and broke.after.startswith("寻") and broke.shared.endswith("搜")
+
+
+@given(st.binary(max_size=64), st.binary(max_size=64), st.integers(1, 9))
+def test_common_prefix_len_matches_a_byte_by_byte_count(a: bytes, b: bytes, step: int) -> None:
+    expected = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    assert common_prefix_len(a, b, step) == expected
+    assert common_prefix_len(a, a + b, step) == len(a)
