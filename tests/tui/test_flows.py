@@ -339,7 +339,8 @@ async def test_palette_runs_slash_commands_and_prefills_ones_needing_an_argument
         await type_text(pilot, "/usage")
         await wait_until(pilot, lambda: palette_offers(app, "/usage"))
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "context: not measured yet" in screen_text(app))
+        await wait_until(pilot, lambda: "context: not measured yet" in screen_text(app))  # the /usage screen
+        await pilot.press("escape")
         await pilot.press("ctrl+p")
         await type_text(pilot, "/title")
         await wait_until(pilot, lambda: palette_offers(app, "/title"))
