@@ -4,6 +4,8 @@ It lays widgets out and routes the user's input; engine events reach the widgets
 ``hermes_tui.event_bridge`` and commands are run by the app. It is built with what it needs
 (``MainDeps``) and never reaches for the app or the agent. ``busy`` — a turn is running — is a
 reactive: setting it dims the prompt, marks the status bar and puts "Stop reply" in the footer.
+Below ``NARROW_COLUMNS`` the side panel folds away on its own, and F2 lays it over the chat
+instead of beside it, so the chat keeps the terminal's width.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.memory_panel import MemoryPanel
 from hermes_tui.widgets.prompt_input import PromptInput
 from hermes_tui.widgets.status_bar import StatusBar
+
+NARROW_COLUMNS = 110  # below this the chat needs every column: the side panel is folded
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ class MainScreen(Screen):
     def __init__(self, deps: MainDeps) -> None:
         super().__init__()
         self.deps = deps
+        self.narrow: bool | None = None  # None until the first size is known
 
     def compose(self) -> ComposeResult:
         deps = self.deps
@@ -102,6 +107,16 @@ class MainScreen(Screen):
     async def on_mount(self) -> None:
         self.prompt.focus()
         await self.deps.on_ready()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Crossing ``NARROW_COLUMNS`` folds or unfolds the side panel; F2 overrides it until the
+        next crossing."""
+        narrow = event.size.width < NARROW_COLUMNS
+        if narrow == self.narrow:
+            return
+        self.narrow = narrow
+        self.set_class(narrow, "-narrow")
+        self.query_one("#side").display = not narrow
 
     def watch_busy(self, busy: bool) -> None:
         """While a reply streams the prompt looks dimmed, but stays typable (the footer follows

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,23 +18,6 @@ from hermes_tui.demo.model import WELCOME, chat_reply, side_reply
 from hermes_tui.demo.run import DEMO_GUIDE, demo_home
 from hermes_tui.demo.seed import seed_home
 from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready
-
-
-@pytest.fixture
-def fixed_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pending-record and session ids are random; pin them so the start screen is the same every run."""
-    counter = itertools.count()
-    monkeypatch.setattr("secrets.token_hex", lambda n=4: f"{next(counter):0{2 * n}x}")
-
-
-@pytest.fixture
-def demo_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Where the demo may create its temporary home (and nowhere else)."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-    monkeypatch.setenv("HOME", str(tmp_path / "user"))
-    return folder
 
 
 def test_seed_has_lineage_branch_languages_memory_and_approvals(tmp_path: Path) -> None:
