@@ -16,7 +16,7 @@ import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from textual import events, work
 from textual.app import App
@@ -54,6 +54,12 @@ AgentCall = Callable[[Callable[[EngineEvent], None], threading.Event], None]
 StartAgent = Callable[[Callable[[ApprovalRequest], ApprovalDecision]], "Agent"]
 BrowserT = TypeVar("BrowserT", bound=Screen)
 
+START_DEMO = "start-demo"  # what the app returns when the no-key notice's offer of the demo is taken
+EMPTY_CHAT_HINT = ("Type a message and press **enter** to send it. `/help` lists the commands, **F7** browses "
+                   "past sessions, **ctrl+f** searches them.")
+DEMO_OFFER = ("**F9** starts the offline demo instead: a seeded temporary home and a scripted local model "
+              "(the same as `hermes-tui --demo`); your home is left as it is.")
+
 # Commands that use the agent's session (and its database connection) and so wait for the turn.
 IDLE_ONLY = frozenset({"new", "title", "resume", "compress", "branch"})
 
@@ -82,16 +88,19 @@ class HermesApp(App):
         Binding("f7", "slash('/sessions')", "Sessions", priority=True),
         Binding("ctrl+f", "slash('/search')", "Search", priority=True),
         Binding("ctrl+r", "retry", "Retry", show=False),
+        Binding("f9", "start_demo", "Demo"),  # only while no model is configured (check_action)
     ]
 
     def __init__(self, start_agent: StartAgent, db: "SessionDB", *, approval_timeout: float = TIMEOUT_SECONDS,
                  approval_grace: float = GRACE_SECONDS, approval_idle: float = IDLE_SECONDS,
-                 welcome: str | None = None) -> None:
-        """``db`` is the home's store, which the browsers read; ``start_agent`` opens the session on it."""
+                 welcome: str | None = None, notes: Sequence[str] = ()) -> None:
+        """``db`` is the home's store, which the browsers read; ``start_agent`` opens the session on it.
+        ``notes``: one-line facts about the start (a home just created), shown once in the chat."""
         super().__init__()
         self.approval = ApprovalTiming(grace=approval_grace, idle=approval_idle, timeout=approval_timeout)
         self.last_key_at = 0.0  # time.monotonic() of the last key the user pressed
         self.welcome = welcome  # Markdown shown above a new session (the demo's guide)
+        self.notes = tuple(notes)
         self.db = db
         self.slash_registry = SlashRegistry()
         self.agent = start_agent(self.ask_approval)
@@ -152,10 +161,13 @@ class HermesApp(App):
         notifications = self.agent.config.display.memory_notifications
         self.bridge = EventBridge(main.chat, callbacks, memory_notifications=notifications)
         await self.show_transcript()
-        if self.welcome and not self.agent.messages:
-            await self._info(self.welcome)
+        if not self.agent.messages and (self.welcome or not self.agent.provider_problem):
+            await self._info(self.welcome or EMPTY_CHAT_HINT)
+        for note in self.notes:
+            await self.main.chat.add(Entry("notice", text=note, level="information"))
         if self.agent.provider_problem:
             await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
+            await self._info(DEMO_OFFER)
         self.call_after_refresh(_freeze_startup_objects)
 
     async def show_transcript(self) -> None:
@@ -253,6 +265,15 @@ class HermesApp(App):
         await self.main.chat.add(Entry("user", text=text))
         self.main.chat.jump_to_end()
         self._start(lambda emit, cancel: self.agent.run_turn(text, emit, cancel))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The demo is offered only while no model is configured."""
+        if action == "start_demo":
+            return self.agent.provider_problem is not None
+        return True
+
+    def action_start_demo(self) -> None:
+        self.exit(START_DEMO)
 
     def on_retry_requested(self, message: RetryRequested) -> None:
         self.action_retry()
