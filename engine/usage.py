@@ -40,7 +40,8 @@ class UsageMeter:
         totals.cache_read_tokens += usage.cache_read_tokens
         totals.cache_write_tokens += usage.cache_write_tokens
         totals.api_calls += 1
-        self.last_prompt_tokens = usage.input_tokens  # the whole prompt, cached parts included
+        if usage.input_tokens:  # a call cut short (a cancelled turn) reports none: the last size stands
+            self.last_prompt_tokens = usage.input_tokens  # the whole prompt, cached parts included
         self.db.add_usage(
             session_id,
             input_tokens=usage.input_tokens,
@@ -51,7 +52,7 @@ class UsageMeter:
             api_calls=1,
         )
         return UsageUpdated(
-            prompt_tokens=usage.input_tokens,
+            prompt_tokens=self.last_prompt_tokens,
             context_window=self.context_window,
             input_tokens=totals.input_tokens,
             output_tokens=totals.output_tokens,

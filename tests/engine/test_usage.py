@@ -34,3 +34,13 @@ def test_a_changed_context_forgets_its_size_and_another_session_starts_from_zero
         assert meter.last_prompt_tokens is None and meter.totals.input_tokens == 500
         meter.reset()
         assert meter.totals == TokenTotals() and meter.last_prompt_tokens is None
+
+
+def test_a_call_cut_short_keeps_the_last_prompt_size(tmp_path: Path) -> None:
+    """A cancelled stream reports no usage: the context did not shrink to 0 %."""
+    with SessionDB.open_home(tmp_path) as db:
+        session_id = db.create_session(source="cli")
+        meter = UsageMeter(db, context_window=8000)
+        meter.record(session_id, TokenUsage(input_tokens=4000, output_tokens=5))
+        event = meter.record(session_id, TokenUsage())
+        assert meter.last_prompt_tokens == 4000 and event.prompt_tokens == 4000
