@@ -55,8 +55,6 @@ StartAgent = Callable[[Callable[[ApprovalRequest], ApprovalDecision]], "Agent"]
 BrowserT = TypeVar("BrowserT", bound=Screen)
 
 START_DEMO = "start-demo"  # what the app returns when the no-key notice's offer of the demo is taken
-EMPTY_CHAT_HINT = ("Type a message and press **enter** to send it. `/help` lists the commands, **F7** browses "
-                   "past sessions, **ctrl+f** searches them.")
 DEMO_OFFER = ("**F9** starts the offline demo instead: a seeded temporary home and a scripted local model "
               "(the same as `hermes-tui --demo`); your home is left as it is.")
 
@@ -161,18 +159,21 @@ class HermesApp(App):
         notifications = self.agent.config.display.memory_notifications
         self.bridge = EventBridge(main.chat, callbacks, memory_notifications=notifications)
         await self.show_transcript()
-        if not self.agent.messages and (self.welcome or not self.agent.provider_problem):
-            await self._info(self.welcome or EMPTY_CHAT_HINT)
+        if self.welcome and not self.agent.messages:
+            await self._info(self.welcome)
         for note in self.notes:
             await self.main.chat.add(Entry("notice", text=note, level="information"))
         if self.agent.provider_problem:
             await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
             await self._info(DEMO_OFFER)
+        main.show_empty_hint(not main.chat.entries)  # a model is set up and nothing is said yet
         self.call_after_refresh(_freeze_startup_objects)
 
     async def show_transcript(self) -> None:
         """Show the live session's transcript (empty for a new session)."""
         await self.main.chat.load(entries_from_transcript(self.agent.messages))
+        if self.agent.messages:
+            self.main.show_empty_hint(False)
         self.main.memory_panel.set_snapshot(self.agent.in_snapshot)
         self.refresh_status()
 
@@ -253,6 +254,7 @@ class HermesApp(App):
         await self.submit(message.text)
 
     async def submit(self, text: str) -> None:
+        self.main.show_empty_hint(False)
         if parse(text) is not None:
             await self.run_slash(text)
             return
@@ -398,7 +400,7 @@ class HermesApp(App):
             getattr(screen.approvals, command.action)(command.record_id)
         elif command.action == "approval":
             agent.set_write_approval(command.enabled)
-            self.notify(f"Memory write approval {'on' if command.enabled else 'off'}.")
+            await self.main.chat.add(Entry("notice", text=f"Memory write approval {'on' if command.enabled else 'off'}."))
             self.refresh_status()
         else:
             await self._edit_memory(command.action, command.target, command.text, command.old_text)
@@ -415,7 +417,7 @@ class HermesApp(App):
         if not result.get("success", False):
             raise BadInputError(f"/memory {action}: {result.get('error', 'refused')}")
         self.main.memory_panel.reload()
-        self.notify(f"Memory {action} ({target}) — {store.usage(target).text}", title="Memory")
+        await self.main.chat.add(Entry("notice", text=f"Memory {action} ({target}) — {store.usage(target).text}"))
 
     async def slash_usage(self, args: str) -> None:
         t, agent = self.agent.totals, self.agent

@@ -23,10 +23,11 @@ from textual.screen import Screen
 from textual.widgets import Input, Static, TextArea
 
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
-from hermes_tui.messages import ApprovalRequested, PendingChanged
+from hermes_tui.messages import ApprovalRequested, MemoryOutcome, PendingChanged
 from hermes_tui.slash_commands import SlashRegistry
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue
+from hermes_tui.widgets.chat_entries import Entry
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.memory_panel import MemoryPanel
@@ -34,6 +35,9 @@ from hermes_tui.widgets.prompt_input import PromptInput
 from hermes_tui.widgets.status_bar import StatusBar
 
 NARROW_COLUMNS = 110  # below this the chat needs every column: the side panel is folded
+EMPTY_CHAT_HINT = Content.assemble(
+    "Type a message and press ", ("enter", "bold"), " to send it · ", ("/help", "bold"), " lists the commands · ",
+    ("F7", "bold"), " browses past sessions · ", ("ctrl+f", "bold"), " searches them")
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,7 @@ class MainScreen(Screen):
             with Vertical(id="chat-column"):
                 yield ChatLog(id="chat")
                 yield Static("new output ↓", id="new-output")
+                yield Static(EMPTY_CHAT_HINT, id="empty-hint")
                 yield Static("", id="completions")
                 yield PromptInput(deps.registry, id="prompt")
             with Vertical(id="side"):
@@ -151,6 +156,10 @@ class MainScreen(Screen):
         prompt.insert(event.character)
         prompt.focus()
 
+    def show_empty_hint(self, shown: bool) -> None:
+        """What to do first, above the prompt of a chat that has nothing in it yet."""
+        self.query_one("#empty-hint").display = shown
+
     def refresh_new_output_hint(self) -> None:
         self.query_one("#new-output").display = self.chat.unseen
 
@@ -170,6 +179,10 @@ class MainScreen(Screen):
     def on_pending_changed(self, event: PendingChanged) -> None:
         self.memory_panel.reload()
         self.status.set(pending=self.approvals.count)
+
+    async def on_memory_outcome(self, event: MemoryOutcome) -> None:
+        """Decisions and edits are reported in the chat, like every command's result."""
+        await self.chat.add(Entry("notice", text=event.text, level=event.level))
 
     def queue_changed(self) -> None:
         """A write was staged by someone else (the model): the queue re-reads, the count follows."""
