@@ -29,7 +29,7 @@ WELCOME = (
     "OpenAI-compatible path a real server would use.\n\n"
     "Things to try:\n\n"
     "- `remember that I deploy on Fridays` — a memory write that **waits for your approval** (write approval is on)\n"
-    "- `/compress` (after a message or two) — summarize this conversation into a continuation session\n"
+    "- `/compress` (after a few messages) — summarize this conversation into a continuation session\n"
     "- `/sessions` — the lineage tree (a 3-step compression lineage and a branch are seeded)\n"
     "- `/search` or `ctrl+f` — try `postgres`, `支付` or `\"retry helper\"`\n"
     "- `/theme hermes-light` — switch theme live\n"
