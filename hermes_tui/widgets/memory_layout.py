@@ -49,3 +49,14 @@ def share_rows(available: int, needs: tuple[int, int], fixed: tuple[int, int]) -
     top = max(top, min(first, fixed[0] + MIN_ENTRY_ROWS))
     bottom = max(available - top, min(second, fixed[1] + MIN_ENTRY_ROWS))
     return top, bottom
+
+
+def whole_entries(rows: int, entry_heights: list[int]) -> int:
+    """The rows of the leading entries that fit in ``rows`` whole (all ``rows`` when even the first
+    does not fit), so a section that scrolls ends on an entry's last line, not in the middle of one."""
+    used = 0
+    for height in entry_heights:
+        if used + height > rows:
+            break
+        used += height
+    return used or rows

@@ -20,7 +20,7 @@ from textual.widgets import Static
 from engine.memory import MemoryStore, Usage
 from engine.memory.store import HEADERS, PromptView, build_prompt_view
 from hermes_tui.widgets.literal import literal
-from hermes_tui.widgets.memory_layout import fitting, header_forms, share_rows
+from hermes_tui.widgets.memory_layout import fitting, header_forms, share_rows, whole_entries
 
 POLL_SECONDS = 0.5
 NEXT_SESSION_MARK = "+"  # the bullet of an entry the session's frozen prompt does not carry yet
@@ -128,8 +128,9 @@ class MemorySection(Vertical):
             rows += len(Content(str(notice.render())).wrap(max(1, width)))
         return rows
 
-    def entry_rows(self, width: int) -> int:
-        return max(1, sum(len(line.wrap(max(1, width))) for line in self.lines))
+    def entry_heights(self, width: int) -> list[int]:
+        """The rows each entry takes at ``width`` (blank lines between entries are not drawn)."""
+        return [len(line.wrap(max(1, width))) for line in self.lines] or [1]
 
 
 class MemoryPanel(Vertical):
@@ -192,6 +193,12 @@ class MemoryPanel(Vertical):
         first, second = self.query(MemorySection)
         entry_width = width - 1  # the scroll areas keep a gutter for their scrollbar
         fixed = (first.fixed_rows(width), second.fixed_rows(width))
-        needs = (fixed[0] + first.entry_rows(entry_width), fixed[1] + second.entry_rows(entry_width))
+        heights = (first.entry_heights(entry_width), second.entry_heights(entry_width))
+        needs = (fixed[0] + sum(heights[0]), fixed[1] + sum(heights[1]))
         top, bottom = share_rows(height - 1, needs, fixed)  # one blank row between the sections
+        if needs[0] > top:  # MEMORY scrolls: end its view on a whole entry, the rest goes below
+            top = fixed[0] + whole_entries(top - fixed[0], heights[0])
+            bottom = height - 1 - top
+        elif needs[1] > bottom:
+            bottom = fixed[1] + whole_entries(bottom - fixed[1], heights[1])
         first.styles.height, second.styles.height = top, bottom

@@ -12,7 +12,7 @@ import pytest
 from engine.memory import Usage
 from hermes_tui.demo.run import DEMO_GUIDE, demo_home
 from hermes_tui.screens.main import NARROW_COLUMNS
-from hermes_tui.widgets.memory_layout import MIN_ENTRY_ROWS, fitting, header_forms, share_rows
+from hermes_tui.widgets.memory_layout import MIN_ENTRY_ROWS, fitting, header_forms, share_rows, whole_entries
 from hermes_tui.widgets.memory_panel import MemorySection
 from tests.tui.helpers import close_app, make_app, ready, screen_text, settle, wait_until
 
@@ -125,3 +125,9 @@ def test_snapshot_fifteen_entries(snap_compare, home: Path, size: tuple[int, int
 def test_snapshot_demo_home(snap_compare, demo_folder: Path, fixed_ids: None, size: tuple[int, int]) -> None:
     with demo_home(tokens_per_second=None) as demo:
         assert snapshot_home(snap_compare, make_app(demo.home, welcome=DEMO_GUIDE), size)
+
+
+def test_a_scrolling_section_ends_on_a_whole_entry() -> None:
+    assert whole_entries(7, [2, 3, 2, 4]) == 7
+    assert whole_entries(6, [2, 3, 2, 4]) == 5  # the third entry would be cut: it waits below
+    assert whole_entries(2, [3, 1]) == 2  # a first entry taller than the view is shown in part
