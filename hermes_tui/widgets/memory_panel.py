@@ -108,15 +108,17 @@ class MemorySection(Vertical):
         self.query_one(UsageHeader).show(forms)
         self.query_one(UsageBar).show(usage)
         self.lines = []
+        marked = False
         for index, entry in enumerate(entries):
-            later = not in_snapshot(entry)
+            tag = _prompt_tag(index, entry, prompt)
+            later = not tag and not in_snapshot(entry)  # a new session's prompt will carry it
+            marked = marked or later
             bullet = (f"{NEXT_SESSION_MARK} ", "bold $text-accent") if later else "• "
             line = Content.assemble(bullet, literal(entry.replace("\n", "\n  ")))
-            tag = _prompt_tag(index, entry, prompt)
             if tag:
                 line = Content.assemble(line, "\n  ", (tag, "italic $text-accent"))
             self.lines.append(line)
-        self.query_one(".memory-legend").display = any(not in_snapshot(entry) for entry in entries)
+        self.query_one(".memory-legend").display = marked
         body = Content("\n").join(self.lines) if self.lines else Content.styled("(empty)", "dim")
         self.query_one(".memory-entries", Static).update(body)
 
@@ -196,9 +198,9 @@ class MemoryPanel(Vertical):
         heights = (first.entry_heights(entry_width), second.entry_heights(entry_width))
         needs = (fixed[0] + sum(heights[0]), fixed[1] + sum(heights[1]))
         top, bottom = share_rows(height - 1, needs, fixed)  # one blank row between the sections
-        if needs[0] > top:  # MEMORY scrolls: end its view on a whole entry, the rest goes below
+        if needs[0] > top:  # MEMORY scrolls: end its view on a whole entry, the rows left go below
             top = fixed[0] + whole_entries(top - fixed[0], heights[0])
             bottom = height - 1 - top
-        elif needs[1] > bottom:
+        if needs[1] > bottom:  # and so does USER PROFILE (a blank row or two may stay at the bottom)
             bottom = fixed[1] + whole_entries(bottom - fixed[1], heights[1])
         first.styles.height, second.styles.height = top, bottom
