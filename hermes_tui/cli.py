@@ -10,9 +10,8 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
-
 from pathlib import Path
+from typing import Sequence
 
 from engine.config import resolve_home
 from engine.errors import BadInputError, HermesError
@@ -84,7 +83,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         note = new_home_note(args, ctx.home)
         if not args.demo:
-            ctx.config  # a broken config.yaml is the same exit 2 for every command, read-only ones too
+            ctx.check_config()
         if args.command is None:
             from hermes_tui.app_launch import launch_app
 

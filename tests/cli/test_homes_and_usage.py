@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.memory import MemoryStore
-from hermes_tui.cli import main
+from hermes_tui.cli import build_parser, main, new_home_note
 from tests.conftest import copy_home
 
 NEEDS_A_HOME = [
@@ -42,6 +42,14 @@ def test_chat_creates_a_missing_home_and_says_so_once(tmp_path: Path, monkeypatc
     assert capsys.readouterr().err.count(f"New Hermes home created at {new}.") == 1
     run(new, "chat", "-q", "hi")
     assert "New Hermes home created" not in capsys.readouterr().err
+
+
+def test_the_app_may_create_a_missing_home_and_says_so(tmp_path: Path) -> None:
+    missing = tmp_path / "fresh"
+    assert new_home_note(build_parser().parse_args([]), missing) == f"New Hermes home created at {missing}."
+    assert new_home_note(build_parser().parse_args(["--demo"]), missing) == ""  # the demo has its own home
+    missing.mkdir()
+    assert new_home_note(build_parser().parse_args([]), missing) == ""  # said once: it exists now
 
 
 @pytest.mark.parametrize("command", [*NEEDS_A_HOME, ["chat", "-q", "hi"], ["memory", "approve", "all"]], ids=" ".join)

@@ -173,3 +173,12 @@ def test_the_preview_draws_a_reply_as_markdown_whose_links_and_markup_cannot_act
     assert "[bold red]x[/] [@click=app.quit]y[/]" in plain  # stored text is never markup
     segments = list(console.render(shown))
     assert not any(seg.style and (seg.style.link or seg.style.meta) for seg in segments)  # no hyperlink, no action
+
+
+async def test_a_home_created_at_start_is_said_once_in_the_chat(home: Path) -> None:
+    app = make_app(home)
+    app.notes = (f"New Hermes home created at {home}.",)  # what the command line passes for a new home
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert chat_texts(app).count(f"New Hermes home created at {home}.") == 1
+    close_app(app)
