@@ -103,6 +103,7 @@ class HermesApp(App):
         self.slash_registry = SlashRegistry()
         self.agent = start_agent(self.ask_approval)
         self.bridge: EventBridge | None = None
+        self.started = False  # the first screen is complete: transcript, welcome, notices, hint
         display = self.agent.config.display
         self.saved_theme = display.theme  # what config.yaml holds; a switch to another is saved
         # Themes are set before the first style pass: set later, every widget is styled twice.
@@ -167,6 +168,7 @@ class HermesApp(App):
             await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
             await self._info(DEMO_OFFER)
         main.show_empty_hint(not main.chat.entries)  # a model is set up and nothing is said yet
+        self.started = True
         self.call_after_refresh(_freeze_startup_objects)
 
     async def show_transcript(self) -> None:
