@@ -233,7 +233,7 @@ class Agent:
         turns = sum(1 for m in self.messages if m.get("role") == "user")
         self.reviewer.maybe_review(session_id, self.messages, turns, on_event)
         if self.compressor.due(self.live, self.tools.schemas):
-            self.compressor.compress(self.live, None, self.tools.schemas, on_event)
+            self.compressor.compress(self.live, None, self.tools.schemas, on_event, automatic=True)
         self._drain_warnings(on_event)
 
     def _learning_titles(self, on_event: OnEvent) -> OnEvent:

@@ -63,7 +63,7 @@ class MemoryStaged:
 class UsageUpdated:
     """Token figures after one provider call; totals are the session's so far."""
 
-    prompt_tokens: int
+    prompt_tokens: int | None  # None: no call in this context has reported its size yet
     context_window: int
     input_tokens: int
     output_tokens: int

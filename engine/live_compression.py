@@ -26,6 +26,17 @@ SUMMARIZER_SYSTEM = (
 )
 
 
+NOTHING_YET_EMPTY = "Nothing to compress yet: this session has no messages."
+NOTHING_YET_KEPT = ("Nothing to compress yet: the whole conversation fits in what compression keeps (its first "
+                    "messages and the recent turns, by compression.target_ratio). Keep talking, then /compress.")
+
+
+def nothing_yet_over_threshold(threshold: float) -> str:
+    return (f"The context is over compression.threshold ({threshold:.0%} of the window), but nothing can be "
+            "summarized yet: the system prompt and the recent turns fill it. Raise compression.threshold or "
+            "model.context_length in config.yaml, or shorten memory and context files. (Said once per session.)")
+
+
 class LiveCompressor:
     """Decides when the live session is due and compresses it."""
 
@@ -35,10 +46,19 @@ class LiveCompressor:
         self.reviewer = reviewer
         self.recall = recall
         self.summary_provider = summary_provider  # asked each time: the auxiliary model for compression
+        self._told_over_threshold: set[str] = set()  # sessions already told an automatic compression had nothing
 
     def due(self, live: LiveSession, tools: list[dict]) -> bool:
         """The last prompt (or its estimate) is over the threshold."""
         return should_compress(live.usage.last_prompt_tokens, live.messages, tools, live.system_prompt, self.settings)
+
+    def _nothing_to_compress(self, session_id: str, automatic: bool, on_event: OnEvent) -> None:
+        """``/compress`` is answered every time; the automatic attempt after every turn speaks once a session."""
+        if not automatic:
+            on_event(Notice(NOTHING_YET_KEPT, "information"))
+        elif session_id not in self._told_over_threshold:
+            self._told_over_threshold.add(session_id)
+            on_event(Notice(nothing_yet_over_threshold(self.settings.threshold), "warning"))
 
     def _summarizer(self) -> Callable[[str], str] | None:
         aux = self.summary_provider()
@@ -52,17 +72,19 @@ class LiveCompressor:
 
         return summarize
 
-    def compress(self, live: LiveSession, focus: str | None, tools: list[dict], on_event: OnEvent) -> None:
+    def compress(self, live: LiveSession, focus: str | None, tools: list[dict], on_event: OnEvent, *,
+                 automatic: bool = False) -> None:
+        """``automatic``: after a turn, because the prompt is over the threshold (else ``/compress``)."""
         if live.session_id is None:
-            on_event(Notice("Nothing to compress yet.", "information"))
+            on_event(Notice(NOTHING_YET_EMPTY, "information"))
+            return
+        if not Compressor(self.settings, None).plan(live.messages, system_prompt=live.system_prompt, tools=tools).middle:
+            self._nothing_to_compress(live.session_id, automatic, on_event)
             return
         self.reviewer.review_now(live.session_id, live.messages, on_event)
         self.recall.on_pre_compress(live.messages)
         result = Compressor(self.settings, self._summarizer()).compress(
             live.messages, system_prompt=live.system_prompt, tools=tools, focus=focus)
-        if result.removed_count == 0:
-            on_event(Notice("Nothing to compress yet: the conversation fits in its protected head and tail.", "information"))
-            return
         title = live.next_lineage_title()
         try:
             rotated = live.rotate("compression", result.messages, title, live.new_prompt(), on_event)

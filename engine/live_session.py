@@ -178,11 +178,13 @@ class LiveSession:
         """Continue at the tip of that session's lineage; this session ends unless it is the one."""
         target = self.db.resume_target(id_or_title)
         old = self.session_id
-        if target != old:
-            self.end("user_exit", on_event)
-            self.usage.reset()
-            self.load(target)
-            self.recall.on_session_switch(old, target)
+        if target == old:
+            on_event(Notice(f"Already in {self.title or target}: nothing to resume.", "information"))
+            return
+        self.end("user_exit", on_event)
+        self.usage.reset()
+        self.load(target)
+        self.recall.on_session_switch(old, target)
         on_event(SessionSwitched(old, target, "resume", self.title))
         on_event(Recap(target, self.recap()))
 

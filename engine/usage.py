@@ -96,7 +96,8 @@ class UsageMeter:
         totals.cache_read_tokens += usage.cache_read_tokens
         totals.cache_write_tokens += usage.cache_write_tokens
         totals.api_calls += 1
-        self.last_prompt_tokens = usage.input_tokens  # the whole prompt, cached parts included
+        if usage.input_tokens:  # a call cut short (a cancelled turn) reports none: the last size stands
+            self.last_prompt_tokens = usage.input_tokens  # the whole prompt, cached parts included
         self._remember(session_id, usage, request, recall)
         self.db.add_usage(
             session_id,
@@ -110,7 +111,7 @@ class UsageMeter:
             billing_base_url=self.billing.base_url,
         )
         return UsageUpdated(
-            prompt_tokens=usage.input_tokens,
+            prompt_tokens=self.last_prompt_tokens,
             context_window=self.context_window,
             input_tokens=totals.input_tokens,
             output_tokens=totals.output_tokens,

@@ -35,10 +35,11 @@ Warn = Callable[[str], None]
 AUXILIARY_TASKS = ("compression", "session_search", "background_review", "title")
 
 
-def no_key_explanation(exc: HermesError) -> str:
+def no_key_explanation(exc: HermesError, config_file: Path) -> str:
+    """What to set and where: the full path of the config file, which a new user has not seen yet."""
     return (
         f"{exc}\n"
-        "Set the key in your environment, or point model.base_url in config.yaml at a local "
+        f"Set the key in your environment, or point model.base_url in {config_file} at a local "
         "OpenAI-compatible server (Ollama, llama.cpp, vLLM) — then restart."
     )
 
@@ -48,7 +49,7 @@ def open_provider(config: Config) -> tuple[Provider | None, str | None]:
     try:
         return make_provider(config.section("model"), cache_ttl=config.prompt_caching.cache_ttl), None
     except HermesError as exc:
-        return None, no_key_explanation(exc)
+        return None, no_key_explanation(exc, config.home / "config.yaml")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from textual import events, work
 from textual.app import App
@@ -54,6 +54,10 @@ AgentCall = Callable[[Callable[[EngineEvent], None], threading.Event], None]
 StartAgent = Callable[[Callable[[ApprovalRequest], ApprovalDecision]], "Agent"]
 BrowserT = TypeVar("BrowserT", bound=Screen)
 
+START_DEMO = "start-demo"  # what the app returns when the no-key notice's offer of the demo is taken
+DEMO_OFFER = ("**F9** starts the offline demo instead: a seeded temporary home and a scripted local model "
+              "(the same as `hermes-tui --demo`); your home is left as it is.")
+
 # Commands that use the agent's session (and its database connection) and so wait for the turn.
 IDLE_ONLY = frozenset({"new", "title", "resume", "compress", "branch"})
 
@@ -82,20 +86,24 @@ class HermesApp(App):
         Binding("f7", "slash('/sessions')", "Sessions", priority=True),
         Binding("ctrl+f", "slash('/search')", "Search", priority=True),
         Binding("ctrl+r", "retry", "Retry", show=False),
+        Binding("f9", "start_demo", "Demo"),  # only while no model is configured (check_action)
     ]
 
     def __init__(self, start_agent: StartAgent, db: "SessionDB", *, approval_timeout: float = TIMEOUT_SECONDS,
                  approval_grace: float = GRACE_SECONDS, approval_idle: float = IDLE_SECONDS,
-                 welcome: str | None = None) -> None:
-        """``db`` is the home's store, which the browsers read; ``start_agent`` opens the session on it."""
+                 welcome: str | None = None, notes: Sequence[str] = ()) -> None:
+        """``db`` is the home's store, which the browsers read; ``start_agent`` opens the session on it.
+        ``notes``: one-line facts about the start (a home just created), shown once in the chat."""
         super().__init__()
         self.approval = ApprovalTiming(grace=approval_grace, idle=approval_idle, timeout=approval_timeout)
         self.last_key_at = 0.0  # time.monotonic() of the last key the user pressed
         self.welcome = welcome  # Markdown shown above a new session (the demo's guide)
+        self.notes = tuple(notes)
         self.db = db
         self.slash_registry = SlashRegistry()
         self.agent = start_agent(self.ask_approval)
         self.bridge: EventBridge | None = None
+        self.started = False  # the first screen is complete: transcript, welcome, notices, hint
         display = self.agent.config.display
         self.saved_theme = display.theme  # what config.yaml holds; a switch to another is saved
         # Themes are set before the first style pass: set later, every widget is styled twice.
@@ -154,13 +162,20 @@ class HermesApp(App):
         await self.show_transcript()
         if self.welcome and not self.agent.messages:
             await self._info(self.welcome)
+        for note in self.notes:
+            await self.main.chat.add(Entry("notice", text=note, level="information"))
         if self.agent.provider_problem:
             await self.main.chat.add(Entry("error", text=self.agent.provider_problem))
+            await self._info(DEMO_OFFER)
+        main.show_empty_hint(not main.chat.entries)  # a model is set up and nothing is said yet
+        self.started = True
         self.call_after_refresh(_freeze_startup_objects)
 
     async def show_transcript(self) -> None:
         """Show the live session's transcript (empty for a new session)."""
         await self.main.chat.load(entries_from_transcript(self.agent.messages))
+        if self.agent.messages:
+            self.main.show_empty_hint(False)
         self.main.memory_panel.set_snapshot(self.agent.in_snapshot)
         self.refresh_status()
 
@@ -241,6 +256,7 @@ class HermesApp(App):
         await self.submit(message.text)
 
     async def submit(self, text: str) -> None:
+        self.main.show_empty_hint(False)
         if parse(text) is not None:
             await self.run_slash(text)
             return
@@ -253,6 +269,15 @@ class HermesApp(App):
         await self.main.chat.add(Entry("user", text=text))
         self.main.chat.jump_to_end()
         self._start(lambda emit, cancel: self.agent.run_turn(text, emit, cancel))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The demo is offered only while no model is configured."""
+        if action == "start_demo":
+            return self.agent.provider_problem is not None
+        return True
+
+    def action_start_demo(self) -> None:
+        self.exit(START_DEMO)
 
     def on_retry_requested(self, message: RetryRequested) -> None:
         self.action_retry()
@@ -377,7 +402,7 @@ class HermesApp(App):
             getattr(screen.approvals, command.action)(command.record_id)
         elif command.action == "approval":
             agent.set_write_approval(command.enabled)
-            self.notify(f"Memory write approval {'on' if command.enabled else 'off'}.")
+            await self.main.chat.add(Entry("notice", text=f"Memory write approval {'on' if command.enabled else 'off'}."))
             self.refresh_status()
         else:
             await self._edit_memory(command.action, command.target, command.text, command.old_text)
@@ -394,7 +419,7 @@ class HermesApp(App):
         if not result.get("success", False):
             raise BadInputError(f"/memory {action}: {result.get('error', 'refused')}")
         self.main.memory_panel.reload()
-        self.notify(f"Memory {action} ({target}) — {store.usage(target).text}", title="Memory")
+        await self.main.chat.add(Entry("notice", text=f"Memory {action} ({target}) — {store.usage(target).text}"))
 
     async def slash_usage(self, args: str) -> None:
         """The prompt-cache inspector over the live session's requests (``hermes_tui.screens.usage``)."""

@@ -14,16 +14,25 @@ from hermes_tui.event_text import side_event_line
 
 if TYPE_CHECKING:
     from engine.events import EngineEvent
+    from hermes_tui.app import HermesApp
     from hermes_tui.context import CommandContext
 
 # How long quitting waits for the session-end memory review (and a title) before leaving.
 EXIT_WAIT_S = 5.0
 
 
-def launch_app(args: argparse.Namespace, ctx: "CommandContext") -> int:
+def launch_app(args: argparse.Namespace, ctx: "CommandContext", note: str = "") -> int:
+    """The app over the user's home; ``note`` (a home just created) is shown once in its chat.
+    The no-key notice offers the demo: the app then ends and the demo starts in its place."""
+    from hermes_tui.app import START_DEMO
+
     if args.demo:
         return launch_demo(args)
-    return run_app(args, ctx)
+    app = run_app(args, ctx, notes=(note,) if note else ())
+    if app.return_value == START_DEMO:
+        ctx.close()
+        return launch_demo(argparse.Namespace(**{**vars(args), "resume": None, "continue_title": None}))
+    return int(app.return_code or 0)
 
 
 def launch_demo(args: argparse.Namespace) -> int:
@@ -34,12 +43,14 @@ def launch_demo(args: argparse.Namespace) -> int:
     with demo_home() as demo:
         ctx = CommandContext(home=demo.home)
         try:
-            return run_app(args, ctx, welcome=DEMO_GUIDE)
+            return int(run_app(args, ctx, welcome=DEMO_GUIDE).return_code or 0)
         finally:
             ctx.close()  # before the temporary home is removed
 
 
-def run_app(args: argparse.Namespace, ctx: "CommandContext", *, welcome: str | None = None) -> int:
+def run_app(args: argparse.Namespace, ctx: "CommandContext", *, welcome: str | None = None,
+            notes: tuple[str, ...] = ()) -> "HermesApp":
+    """Run the app to its end and return it (its ``return_code``, and ``return_value``)."""
     from engine.agent import Agent
     from hermes_tui.app import HermesApp
 
@@ -49,14 +60,14 @@ def run_app(args: argparse.Namespace, ctx: "CommandContext", *, welcome: str | N
         return Agent.start(config, db, resume=args.resume, continue_title=args.continue_title,
                            ask_approval=ask_approval, source="tui")
 
-    app = HermesApp(start_agent, db, welcome=welcome)
+    app = HermesApp(start_agent, db, welcome=welcome, notes=notes)
     try:
         app.run()
     finally:
         # The session-end memory review runs now; its result is reported on the terminal.
         app.agent.close(on_event=_report_on_terminal)
         app.agent.wait_for_background(EXIT_WAIT_S)
-    return int(app.return_code or 0)
+    return app
 
 
 def _report_on_terminal(event: "EngineEvent") -> None:

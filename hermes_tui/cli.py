@@ -10,10 +10,11 @@ import argparse
 import importlib
 import os
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from engine.config import resolve_home
-from engine.errors import HermesError
+from engine.errors import BadInputError, HermesError
 from hermes_tui.untrusted import VisibleWriter
 
 SUBCOMMAND_MODULES = ("sessions_cmd", "search_cmd", "memory_cmd", "chat_cmd")
@@ -64,15 +65,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = streams
 
 
+def new_home_note(args: argparse.Namespace, home: Path) -> str:
+    """Only the app and ``chat`` start a home; any other command on a missing one is refused, as
+    a mistyped ``--home`` would otherwise answer "No sessions yet." from a new empty home."""
+    if args.demo or home.is_dir():
+        return ""
+    if args.command not in (None, "chat"):
+        raise BadInputError(f"{home}: no Hermes home there (check --home or $HERMES_HOME); "
+                            "hermes-tui or hermes-tui chat creates one.")
+    return f"New Hermes home created at {home}."
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     from hermes_tui.context import CommandContext
 
     ctx = CommandContext(home=resolve_home(args.home))
     try:
+        note = new_home_note(args, ctx.home)
+        if not args.demo:
+            ctx.check_config()
         if args.command is None:
             from hermes_tui.app_launch import launch_app
 
-            return launch_app(args, ctx)
+            return launch_app(args, ctx, note)
+        if note:
+            print(f"hermes-tui: {note}", file=sys.stderr)
         return int(args.func(args, ctx) or 0)
     except HermesError as exc:
         print(f"hermes-tui: {exc}", file=sys.stderr)

@@ -24,6 +24,11 @@ class CommandContext:
     def config(self) -> Config:
         return load_config(self.home)
 
+    def check_config(self) -> None:
+        """Read config.yaml now: a broken one is the same exit 2 (file and line) for every command,
+        including those that would not otherwise read it (``sessions``, ``search``, ``memory pending``)."""
+        _ = self.config
+
     @property
     def db(self) -> "SessionDB":
         if self._db is None:

@@ -218,7 +218,9 @@ class EventBridge:
         self.ui.memory_changed()
         self.ui.refresh_status()
         label = SWITCH_LABELS.get(event.reason, event.reason)
-        await self.chat.add(Entry("notice", text=f"{label} {self.ui.session_label()}".strip()))
+        # A new session has no title or id until its first message: "New session." says it all.
+        text = f"{label}." if event.reason == "new" else f"{label} {self.ui.session_label()}"
+        await self.chat.add(Entry("notice", text=text))
 
     async def on_compression_done(self, event: ev.CompressionDone) -> None:
         how = " (fallback summary)" if event.used_fallback else ""

@@ -39,5 +39,14 @@ class PendingChanged(Message):
 
 
 @dataclass
+class MemoryOutcome(Message):
+    """What a memory decision or edit did (approved, rejected, undone, refused): said in the chat,
+    where every command's result goes, whether it came from a key in the queue or a /memory command."""
+
+    text: str
+    level: str = "information"  # information | error
+
+
+@dataclass
 class TextArrived(Message):
     """Reply text is waiting in the event bridge's buffer (posted once per batch, from a thread)."""

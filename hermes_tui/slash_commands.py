@@ -164,6 +164,10 @@ def parse_memory_args(args: str) -> MemoryCommand:
     if not words:
         return MemoryCommand("show")
     action, rest = words[0].lower(), words[1:]
+    if rest and rest[0] == "--target":  # the command line's spelling is accepted too
+        rest = rest[1:]
+    elif rest and rest[0].startswith("--target="):
+        rest = [rest[0].removeprefix("--target="), *rest[1:]]
     if action == "pending" and not rest:
         return MemoryCommand("pending")
     if action in ("approve", "reject") and len(rest) == 1:

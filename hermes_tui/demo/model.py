@@ -29,7 +29,7 @@ WELCOME = (
     "OpenAI-compatible path a real server would use.\n\n"
     "Things to try:\n\n"
     "- `remember that I deploy on Fridays` — a memory write that **waits for your approval** (write approval is on)\n"
-    "- `/compress` — summarize this conversation into a continuation session\n"
+    "- `/compress` (after a few messages) — summarize this conversation into a continuation session\n"
     "- `/sessions` — the lineage tree (a 3-step compression lineage and a branch are seeded)\n"
     "- `/search` or `ctrl+f` — try `postgres`, `支付` or `\"retry helper\"`\n"
     "- `/theme hermes-light` — switch theme live\n"
@@ -90,7 +90,8 @@ def side_reply(request: dict[str, Any]) -> Reply:
     system = _system(request)
     body = _text(_last(request.get("messages") or [], "user"))
     if system.startswith(TITLE_SYSTEM[:40]):
-        return Reply(text="演示对话" if _CJK.search(body) else "Demo conversation")
+        asked = body.split("\n\nAssistant:")[0]  # the user's language, not the reply's (the welcome quotes 支付)
+        return Reply(text="演示对话" if _CJK.search(asked) else "Demo conversation")
     if system.startswith(SUMMARIZER_SYSTEM[:40]):
         sections = {name: "None" for name in SUMMARY_SECTIONS}
         sections["Task snapshot"] = "Trying out hermes-tui in demo mode."

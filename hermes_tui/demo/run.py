@@ -31,7 +31,8 @@ DEMO_GUIDE = (
     "- `/help` lists every command; **ctrl+p** opens the palette."
 )
 
-TOKENS_PER_SECOND = 120.0  # fast enough to feel live, slow enough to watch the reply stream
+TOKENS_PER_SECOND = 120.0
+DEMO_WINDOW = 8_000  # tokens; the system prompt and tools take ~1,300  # fast enough to feel live, slow enough to watch the reply stream
 
 
 @dataclass
@@ -41,10 +42,13 @@ class Demo:
 
 
 def demo_config(base_url: str, theme: str = "hermes-dark") -> dict:
-    """Write approval on so the model's memory writes wait for the user; a small window so /compress bites."""
+    """Write approval on so the model's memory writes wait for the user; a window small enough that
+    the demo's short messages reach past what compression keeps, so /compress after a few messages
+    really compresses (with 32k the whole conversation fit in the kept tail)."""
     return {
-        "model": {"provider": "openai", "name": MODEL, "base_url": base_url, "context_length": 32_000},
+        "model": {"provider": "openai", "name": MODEL, "base_url": base_url, "context_length": DEMO_WINDOW},
         "memory": {"write_approval": True},
+        "compression": {"protect_first_n": 1},  # keep only the first message: the welcome is summarized too
         "display": {"theme": theme},
     }
 

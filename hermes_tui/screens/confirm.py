@@ -1,7 +1,8 @@
 """A yes/no dialog over any screen, for actions that cannot be taken back lightly.
 
 The question names what will happen (how many records, which session); it holds data, so it
-arrives as literal content. Anything but y/enter keeps things as they are. With ``grace``, keys
+arrives as literal content. Anything but y (and enter, where yes is the default) keeps things as
+they are. With ``grace``, keys
 are ignored for that long after the dialog appears, so a keystroke already in flight cannot
 answer a question nobody has read yet.
 """
@@ -18,28 +19,36 @@ from textual.widgets import Static
 
 
 class Confirm(ModalScreen[bool]):
-    """``dismiss(True)`` on y/enter (after the grace period), ``dismiss(False)`` on n/escape."""
+    """``dismiss(True)`` on y (after the grace period), ``dismiss(False)`` on n/escape; enter answers
+    the default."""
 
     DEFAULT_CSS = """
     Confirm { align: center middle; }
     Confirm > #confirm-text { width: 80; max-width: 90%; height: auto; max-height: 80%;
                               background: $panel; border: thick $error; padding: 1 2; }
     """
-    BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No"),
+                Binding("enter", "default", "Default")]
 
-    def __init__(self, question: Content, *, yes: str, no: str, grace: float = 0.0) -> None:
+    def __init__(self, question: Content, *, yes: str, no: str, grace: float = 0.0, default: bool = True) -> None:
+        """``default``: what enter answers; ``False`` where yes destroys something (a delete)."""
         super().__init__()
         self.question = question
         self.yes, self.no = yes, no
         self.grace = grace
+        self.default = default
         self._shown_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
-        hint = Content.styled(f"y / enter: {self.yes}    n / escape: {self.no}", "bold")
+        yes_keys, no_keys = ("y / enter", "n / escape") if self.default else ("y", "n / escape / enter")
+        hint = Content.styled(f"{yes_keys}: {self.yes}    {no_keys}: {self.no}", "bold")
         yield Static(Content.assemble(self.question, "\n\n", hint), id="confirm-text")
 
     def on_mount(self) -> None:
         self._shown_at = time.monotonic()
+
+    def action_default(self) -> None:
+        self.action_answer(self.default)
 
     def action_answer(self, yes: bool) -> None:
         if yes and time.monotonic() - self._shown_at < self.grace:

@@ -4,6 +4,8 @@ It lays widgets out and routes the user's input; engine events reach the widgets
 ``hermes_tui.event_bridge`` and commands are run by the app. It is built with what it needs
 (``MainDeps``) and never reaches for the app or the agent. ``busy`` — a turn is running — is a
 reactive: setting it dims the prompt, marks the status bar and puts "Stop reply" in the footer.
+Below ``NARROW_COLUMNS`` the side panel folds away on its own, and F2 lays it over the chat
+instead of beside it, so the chat keeps the terminal's width.
 """
 
 from __future__ import annotations
@@ -21,15 +23,21 @@ from textual.screen import Screen
 from textual.widgets import Input, Static, TextArea
 
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
-from hermes_tui.messages import ApprovalRequested, PendingChanged
+from hermes_tui.messages import ApprovalRequested, MemoryOutcome, PendingChanged
 from hermes_tui.slash_commands import SlashRegistry
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue
+from hermes_tui.widgets.chat_entries import Entry
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.memory_panel import MemoryPanel
 from hermes_tui.widgets.prompt_input import PromptInput
 from hermes_tui.widgets.status_bar import StatusBar
+
+NARROW_COLUMNS = 110  # below this the chat needs every column: the side panel is folded
+EMPTY_CHAT_HINT = Content.assemble(
+    "Type a message and press ", ("enter", "bold"), " to send it · ", ("/help", "bold"), " lists the commands · ",
+    ("F7", "bold"), " browses past sessions · ", ("ctrl+f", "bold"), " searches them")
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,7 @@ class MainScreen(Screen):
     def __init__(self, deps: MainDeps) -> None:
         super().__init__()
         self.deps = deps
+        self.narrow: bool | None = None  # None until the first size is known
 
     def compose(self) -> ComposeResult:
         deps = self.deps
@@ -71,6 +80,7 @@ class MainScreen(Screen):
             with Vertical(id="chat-column"):
                 yield ChatLog(id="chat")
                 yield Static("new output ↓", id="new-output")
+                yield Static(EMPTY_CHAT_HINT, id="empty-hint")
                 yield Static("", id="completions")
                 yield PromptInput(deps.registry, id="prompt")
             with Vertical(id="side"):
@@ -102,6 +112,16 @@ class MainScreen(Screen):
     async def on_mount(self) -> None:
         self.prompt.focus()
         await self.deps.on_ready()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Crossing ``NARROW_COLUMNS`` folds or unfolds the side panel; F2 overrides it until the
+        next crossing."""
+        narrow = event.size.width < NARROW_COLUMNS
+        if narrow == self.narrow:
+            return
+        self.narrow = narrow
+        self.set_class(narrow, "-narrow")
+        self.query_one("#side").display = not narrow
 
     def watch_busy(self, busy: bool) -> None:
         """While a reply streams the prompt looks dimmed, but stays typable (the footer follows
@@ -136,6 +156,10 @@ class MainScreen(Screen):
         prompt.insert(event.character)
         prompt.focus()
 
+    def show_empty_hint(self, shown: bool) -> None:
+        """What to do first, above the prompt of a chat that has nothing in it yet."""
+        self.query_one("#empty-hint").display = shown
+
     def refresh_new_output_hint(self) -> None:
         self.query_one("#new-output").display = self.chat.unseen
 
@@ -155,6 +179,10 @@ class MainScreen(Screen):
     def on_pending_changed(self, event: PendingChanged) -> None:
         self.memory_panel.reload()
         self.status.set(pending=self.approvals.count)
+
+    async def on_memory_outcome(self, event: MemoryOutcome) -> None:
+        """Decisions and edits are reported in the chat, like every command's result."""
+        await self.chat.add(Entry("notice", text=event.text, level=event.level))
 
     def queue_changed(self) -> None:
         """A write was staged by someone else (the model): the queue re-reads, the count follows."""

@@ -56,17 +56,23 @@ class RenameSession(ModalScreen[str | None]):
     RenameSession { align: center middle; }
     RenameSession > Static, RenameSession > Input { width: 80; max-width: 90%; }
     RenameSession #rename-label { background: $panel; padding: 0 1; text-style: bold; }
+    RenameSession #rename-problem { color: $text-error; background: $panel; padding: 0 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, typed: str | None = None, problem: str = "") -> None:
+        """``typed`` and ``problem``: a title the store refused, offered again with the reason."""
         super().__init__()
         self.session = session
         self.shown_title = visible_line(session.title or "")
+        self.typed = self.shown_title if typed is None else typed
+        self.problem = problem
 
     def compose(self) -> ComposeResult:
         yield Static(literal_line(f"Rename {self.session.id}"), id="rename-label")
-        yield Input(self.shown_title, placeholder="new title", id="rename-input")
+        yield Input(self.typed, placeholder="new title", id="rename-input")
+        if self.problem:
+            yield Static(literal_line(f"Not renamed: {self.problem}"), id="rename-problem")
 
     @on(Input.Submitted)
     def save(self, event: Input.Submitted) -> None:
@@ -238,8 +244,9 @@ class SessionsScreen(Screen[str | None]):
             return
         try:
             clean = self.db.set_title(session.id, title)
-        except HermesError as exc:
-            self.notify(str(exc), severity="error", title="Not renamed")
+        except HermesError as exc:  # asked again with the typed title kept, and why it was refused
+            retry = RenameSession(session, typed=title, problem=str(exc))
+            self.app.push_screen(retry, lambda again: self._rename(session, again))
             return
         node = self.tree.find(session.id)
         fresh = self.db.get_session(session.id)
@@ -261,7 +268,7 @@ class SessionsScreen(Screen[str | None]):
         except HermesError as exc:
             self.notify(str(exc), severity="error")
             return
-        confirm = Confirm(removal_text(plan), yes="delete", no="keep")
+        confirm = Confirm(removal_text(plan), yes="delete", no="cancel", default=False)  # enter keeps it
         self.app.push_screen(confirm, lambda yes: self._delete(session, bool(yes)))
 
     def _delete(self, session: Session, yes: bool) -> None:

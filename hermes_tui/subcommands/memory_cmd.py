@@ -39,11 +39,15 @@ def register(subparsers: Any) -> None:
         ("remove", "remove the entry containing OLD_TEXT", ("old_text",), _remove),
     )
     for name, help_text, positionals, func in edits:
-        edit = sub.add_parser(name, help=help_text)
-        edit.add_argument("--target", choices=TARGETS, required=True)
+        # Both spellings: ``add --target user TEXT`` and ``add user TEXT`` (the app's /memory add).
+        shape = " ".join(_METAVARS[(name, dest)] for dest in positionals)
+        edit = sub.add_parser(name, help=help_text,
+                              usage=f"%(prog)s memory|user {shape}  (or: %(prog)s --target memory|user {shape})")
+        edit.add_argument("--target", choices=TARGETS, dest="target_option", help="memory or user")
+        edit.add_argument("target_word", nargs="?", choices=TARGETS, metavar="memory|user")
         for dest in positionals:
             edit.add_argument(dest, metavar=_METAVARS[(name, dest)])
-        edit.set_defaults(func=func)
+        edit.set_defaults(func=_with_target(func, name))
 
     pending = sub.add_parser("pending", help="list memory writes waiting for approval")
     pending.add_argument("--json", action="store_true")
@@ -60,6 +64,20 @@ def register(subparsers: Any) -> None:
     approval = sub.add_parser("approval", help="turn write approval for the model's memory writes on or off")
     approval.add_argument("state", choices=("on", "off"))
     approval.set_defaults(func=_approval)
+
+
+def _with_target(func: Any, action: str) -> Any:
+    """``args.target`` from ``--target T`` or a leading ``T``: exactly one of them (exit 2 otherwise)."""
+    def run(args: argparse.Namespace, ctx: CommandContext) -> int:
+        given = [t for t in (args.target_option, args.target_word) if t]
+        if not given:
+            raise BadInputError(f"memory {action}: name the target first: memory {action} memory|user …")
+        if len(given) == 2:
+            raise BadInputError(f"memory {action}: the target is named twice (--target {given[0]} and "
+                                f"{given[1]}); give it once.")
+        args.target = given[0]
+        return func(args, ctx)
+    return run
 
 
 def _store(ctx: CommandContext) -> MemoryStore:

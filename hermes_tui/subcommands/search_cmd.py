@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from engine import clock
+from engine.errors import BadInputError
 from hermes_tui.context import CommandContext
 from hermes_tui.formatting import group_by_lineage, relative_time, snippet_plain, snippet_text
 from hermes_tui.subcommands.sessions_cmd import non_negative_int, print_json
@@ -31,6 +32,8 @@ def cmd_summarize(query: str, limit: int | None, ctx: CommandContext, as_json: b
 
 def cmd_search(args: argparse.Namespace, ctx: CommandContext) -> int:
     query = " ".join(args.query)
+    if not query.strip():
+        raise BadInputError("search: the query is empty; give words to look for (hermes-tui search QUERY).")
     if args.summarize:
         return cmd_summarize(query, args.limit, ctx, args.json)
     hits = ctx.db.search(query, limit=20 if args.limit is None else args.limit)

@@ -24,10 +24,13 @@ from textual.widgets.option_list import Option
 from engine import clock
 from engine.errors import HermesError, NotFoundError
 from engine.memory import MemoryStore, PendingQueue, PendingRecord
-from hermes_tui.messages import PendingChanged
+from hermes_tui.messages import MemoryOutcome, PendingChanged
 from hermes_tui.screens.confirm import Confirm
 from hermes_tui.widgets.approval_prompt import GRACE_SECONDS
 from hermes_tui.widgets.literal import literal, literal_line
+
+
+AGE_TICK_SECONDS = 1.0  # how often the rows' ages are brought up to date
 
 
 def age(seconds: float) -> str:
@@ -98,6 +101,7 @@ class ApprovalQueue(Vertical, can_focus=False):
         self.store = store
         self.records: list[PendingRecord] = []
         self.decided: list[Decision] = []  # newest last; undoable for the rest of the session
+        self._shown_ages: list[str] = []  # the age text of each row as last drawn
 
     def compose(self) -> ComposeResult:
         yield PendingList(id="approval-list")
@@ -105,6 +109,7 @@ class ApprovalQueue(Vertical, can_focus=False):
 
     def on_mount(self) -> None:
         self.reload()
+        self.set_interval(AGE_TICK_SECONDS, self.tick_ages, name="approval-ages")
 
     @property
     def count(self) -> int:
@@ -115,6 +120,7 @@ class ApprovalQueue(Vertical, can_focus=False):
         for warning in warnings:
             self.notify(warning, severity="warning")
         now = clock.now()
+        self._shown_ages = self._ages(now)
         options = self.query_one(PendingList)
         highlighted = options.highlighted
         rows = [Option(row_text(r, now), id=f"pending:{r.id}") for r in self.records]
@@ -125,6 +131,19 @@ class ApprovalQueue(Vertical, can_focus=False):
         self.border_title = Content(f"Pending approvals ({self.count})")
         self.set_class(not rows, "-empty")
         self._show_preview()
+
+    def _ages(self, now: float) -> list[str]:
+        return [age(now - r.created_at) for r in self.records]
+
+    def tick_ages(self) -> None:
+        """Ages move on while the list stands still: rewrite the rows whose age text changed."""
+        now = clock.now()
+        ages = self._ages(now)
+        options = self.query_one(PendingList)
+        for record, shown, current in zip(self.records, self._shown_ages, ages):
+            if shown != current:
+                options.replace_option_prompt(f"pending:{record.id}", row_text(record, now))
+        self._shown_ages = ages
 
     def _highlighted_id(self) -> str:
         options = self.query_one(PendingList)
@@ -183,7 +202,7 @@ class ApprovalQueue(Vertical, can_focus=False):
         return None
 
     def approve(self, record_id: str) -> None:
-        """Approve ``record_id`` or ``all``; the outcome is a notification."""
+        """Approve ``record_id`` or ``all``; the outcome is said in the chat (``MemoryOutcome``)."""
         records = self._targets(record_id)
         errors = [f"{r.id}: {e}" for r in records if (e := self._replay(r))]
         if len(records) == 1 and not errors:
@@ -211,7 +230,7 @@ class ApprovalQueue(Vertical, can_focus=False):
     def confirm_all(self, approve: bool) -> None:
         """Bulk decisions are asked first, naming the count and what would be written."""
         if not self.records:
-            self.notify("No memory writes are waiting for approval.")
+            self._say("No memory writes are waiting for approval.")
             return
         verb = "Approve" if approve else "Reject"
         count = len(self.records)
@@ -229,18 +248,21 @@ class ApprovalQueue(Vertical, can_focus=False):
         if decision.change is not None:
             result = self.store.undo(decision.change)
             if not result.get("success"):
-                self.notify(f"Not undone: {result.get('error', 'refused')}", severity="error", title="Memory")
+                self._say(f"Not undone: {result.get('error', 'refused')}", error=True)
                 return
         try:
             self.pending.restore(decision.record)
         except HermesError as exc:
-            self.notify(f"Memory reverted, but the record was not restored: {exc}", severity="error")
+            self._say(f"Memory reverted, but the record was not restored: {exc}", error=True)
         self.decided.remove(decision)
         verb = "approval" if decision.approved else "rejection"
         self._finish(f"Undid the {verb} of {decision.record.id}: it is pending again.")
 
+    def _say(self, message: str, *, error: bool = False) -> None:
+        self.post_message(MemoryOutcome(message, "error" if error else "information"))
+
     def _finish(self, message: str, *, error: bool = False) -> None:
-        self.notify(message, severity="error" if error else "information")
+        self._say(message, error=error)
         self.reload()
         self.post_message(PendingChanged())
 
@@ -266,6 +288,6 @@ class ApprovalQueue(Vertical, can_focus=False):
         """The highlighted decision, else the most recent one."""
         decision = self._selected_decision() or (self.decided[-1] if self.decided else None)
         if decision is None:
-            self.notify("Nothing to undo: no approval or rejection in this session yet.")
+            self._say("Nothing to undo: no approval or rejection in this session yet.")
             return
         self.undo(decision)

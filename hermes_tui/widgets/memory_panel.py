@@ -2,7 +2,9 @@
 
 Live because memory changes outside this widget (the model's tool, ``/memory``, another
 process): it polls the files' mtimes twice a second and re-reads only when one moved, and
-anyone may call ``reload()`` at once after a write they know about.
+anyone may call ``reload()`` at once after a write they know about. Its layout follows its size:
+each header and bar is one line at any width, and the sections share the height by content
+(``memory_layout``), recomputed on every resize and reload.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from textual.widgets import Static
 from engine.memory import MemoryStore, Usage
 from engine.memory.store import HEADERS, PromptView, build_prompt_view
 from hermes_tui.widgets.literal import literal
+from hermes_tui.widgets.memory_layout import fitting, header_forms, share_rows, whole_entries
 
-BAR_WIDTH = 40
 POLL_SECONDS = 0.5
+NEXT_SESSION_MARK = "+"  # the bullet of an entry the session's frozen prompt does not carry yet
+NEXT_SESSION_LEGEND = f"{NEXT_SESSION_MARK} in the prompt from next session"
 
 
 def usage_level(pct: int) -> str:
@@ -30,18 +34,44 @@ def usage_level(pct: int) -> str:
     return "-warning" if pct > 80 else "-ok"
 
 
-def usage_bar(chars: int, limit: int, width: int = BAR_WIDTH) -> str:
+def usage_bar(chars: int, limit: int, width: int) -> str:
     filled = min(width, round(width * chars / limit)) if limit else width
     return "█" * filled + "░" * (width - filled)
 
 
-def _prompt_tag(index: int, entry: str, prompt: Sequence[str], in_snapshot: Callable[[str], bool]) -> str:
-    """Why an entry is not (yet) in the system prompt the model sees; "" when it is."""
+def _prompt_tag(index: int, entry: str, prompt: Sequence[str]) -> str:
+    """Why an entry is kept out of every prompt; "" when a new session's prompt carries it."""
     if index >= len(prompt):
         return "↳ left out of the prompt: the file is over its limit"
-    if prompt[index] != entry:
-        return "↳ blocked from the prompt"
-    return "" if in_snapshot(entry) else "↳ from next session"
+    return "↳ blocked from the prompt" if prompt[index] != entry else ""
+
+
+class UsageHeader(Static):
+    """The header as the system prompt writes it, or the longest shorter form that fits one line."""
+
+    forms: tuple[str, ...] = ("",)
+
+    def show(self, forms: tuple[str, ...]) -> None:
+        self.forms = forms
+        self.refresh(layout=False)
+
+    def render(self) -> str:
+        return fitting(self.forms, self.content_size.width)
+
+
+class UsageBar(Static):
+    """The share of the limit in use, as wide as the panel."""
+
+    chars, limit = 0, 1
+
+    def show(self, usage: Usage) -> None:
+        self.chars, self.limit = usage.chars, usage.limit
+        for level in ("-ok", "-warning", "-error"):
+            self.set_class(level == usage_level(usage.pct), level)
+        self.refresh(layout=False)
+
+    def render(self) -> str:
+        return usage_bar(self.chars, self.limit, self.content_size.width)
 
 
 class MemorySection(Vertical):
@@ -52,39 +82,57 @@ class MemorySection(Vertical):
         self.target = target
         self.entries: list[str] = []
         self.header = HEADERS[target]
+        self.lines: list[Content] = []  # the entries as shown, one Content each (measured by the panel)
 
     def compose(self) -> ComposeResult:
-        yield Static(HEADERS[self.target], classes="memory-header")
-        yield Static("", classes="memory-bar")
+        yield UsageHeader(classes="memory-header")
+        yield UsageBar(classes="memory-bar")
         yield Static("", classes="memory-warning")
+        yield Static(NEXT_SESSION_LEGEND, classes="memory-legend")
         with VerticalScroll(classes="memory-scroll"):
             yield Static("", classes="memory-entries")
 
     def show(self, entries: Sequence[str], usage: Usage, in_snapshot: Callable[[str], bool],
              view: PromptView | None = None) -> None:
         """``view``: what of the file a new session's prompt carries (an over-limit hand edit
-        leaves entries out, a poisoned or oversized one is blocked); its warning is shown."""
+        leaves entries out, a poisoned or oversized one is blocked); its warning is shown.
+        Entries the session's frozen prompt lacks are marked by their bullet, with one legend."""
         self.entries = list(entries)
         warning = view.warning if view is not None else None
         notice = self.query_one(".memory-warning", Static)
         notice.update(literal(f"⚠ {warning}") if warning else "")
         notice.display = bool(warning)
         prompt = view.entries if view is not None else tuple(entries)
-        self.header = f"{HEADERS[self.target]} [{usage.text}]"
-        self.query_one(".memory-header", Static).update(self.header)
-        bar = self.query_one(".memory-bar", Static)
-        bar.update(usage_bar(usage.chars, usage.limit))
-        for level in ("-ok", "-warning", "-error"):
-            bar.set_class(level == usage_level(usage.pct), level)
-        lines = []
+        forms = header_forms(HEADERS[self.target], usage)
+        self.header = forms[0]
+        self.query_one(UsageHeader).show(forms)
+        self.query_one(UsageBar).show(usage)
+        self.lines = []
+        marked = False
         for index, entry in enumerate(entries):
-            line = Content.assemble("• ", literal(entry.replace("\n", "\n  ")))
-            tag = _prompt_tag(index, entry, prompt, in_snapshot)
+            tag = _prompt_tag(index, entry, prompt)
+            later = not tag and not in_snapshot(entry)  # a new session's prompt will carry it
+            marked = marked or later
+            bullet = (f"{NEXT_SESSION_MARK} ", "bold $text-accent") if later else "• "
+            line = Content.assemble(bullet, literal(entry.replace("\n", "\n  ")))
             if tag:
                 line = Content.assemble(line, "\n  ", (tag, "italic $text-accent"))
-            lines.append(line)
-        body = Content("\n").join(lines) if lines else Content.styled("(empty)", "dim")
+            self.lines.append(line)
+        self.query_one(".memory-legend").display = marked
+        body = Content("\n").join(self.lines) if self.lines else Content.styled("(empty)", "dim")
         self.query_one(".memory-entries", Static).update(body)
+
+    def fixed_rows(self, width: int) -> int:
+        """Rows above the entries: header, bar, and the warning and legend when shown."""
+        rows = 2 + int(self.query_one(".memory-legend").display)
+        notice = self.query_one(".memory-warning", Static)
+        if notice.display:
+            rows += len(Content(str(notice.render())).wrap(max(1, width)))
+        return rows
+
+    def entry_heights(self, width: int) -> list[int]:
+        """The rows each entry takes at ``width`` (blank lines between entries are not drawn)."""
+        return [len(line.wrap(max(1, width))) for line in self.lines] or [1]
 
 
 class MemoryPanel(Vertical):
@@ -106,6 +154,9 @@ class MemoryPanel(Vertical):
     def on_mount(self) -> None:
         self.reload()
         self.set_interval(POLL_SECONDS, self.poll, name="memory-poll")
+
+    def on_resize(self) -> None:
+        self.share()
 
     def set_snapshot(self, in_snapshot: Callable[[str], bool]) -> None:
         """How to tell the session's frozen snapshot: other disk entries are "from next session"."""
@@ -134,3 +185,22 @@ class MemoryPanel(Vertical):
             entries = self.store.entries(target)
             view = build_prompt_view(target, entries, self.store.limits[target])
             section.show(entries, Usage.of(entries, self.store.limits[target]), self.in_snapshot, view)
+        self.share()
+
+    def share(self) -> None:
+        """Split the height between the sections by what each holds (see ``share_rows``)."""
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return  # hidden, or not laid out yet: on_resize comes back
+        first, second = self.query(MemorySection)
+        entry_width = width - 1  # the scroll areas keep a gutter for their scrollbar
+        fixed = (first.fixed_rows(width), second.fixed_rows(width))
+        heights = (first.entry_heights(entry_width), second.entry_heights(entry_width))
+        needs = (fixed[0] + sum(heights[0]), fixed[1] + sum(heights[1]))
+        top, bottom = share_rows(height - 1, needs, fixed)  # one blank row between the sections
+        if needs[0] > top:  # MEMORY scrolls: end its view on a whole entry, the rows left go below
+            top = fixed[0] + whole_entries(top - fixed[0], heights[0])
+            bottom = height - 1 - top
+        if needs[1] > bottom:  # and so does USER PROFILE (a blank row or two may stay at the bottom)
+            bottom = fixed[1] + whole_entries(bottom - fixed[1], heights[1])
+        first.styles.height, second.styles.height = top, bottom

@@ -55,7 +55,8 @@ def session_label(session: Session, parent: Session | None, now: float, colors: 
     ended = relative_time(session.ended_at, now) if session.ended_at is not None else "open"
     text.append(f"  {relative_time(session.started_at, now)} → {ended}", style="dim")
     tokens = session.input_tokens + session.output_tokens
-    text.append(f"  {session.message_count} msgs · {tokens:,} tok", style="dim")
+    # Upstream does not count tokens per session in every version: none counted is unknown, not 0.
+    text.append(f"  {session.message_count} msgs · " + (f"{tokens:,} tok" if tokens else "–"), style="dim")
     return text
 
 
@@ -140,12 +141,24 @@ class SessionTree(Tree[Session | None]):
         parent = node.parent.data if node.parent is not None else None
         label = session_label(session, parent, clock.now(), self.app.theme_variables)
         label.stylize(style)
+        lead = cell_len(self.ICON_NODE) if node.allow_expand or node.parent is self.root else 0
+        label.truncate(max(8, self._room(node) - lead), overflow="ellipsis")  # "…" at the edge, no cut
         if node.allow_expand:
             icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
             return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
         if node.parent is self.root:  # line single sessions up with the titles of expandable lineages
-            return Text.assemble(" " * cell_len(self.ICON_NODE), label)
+            return Text.assemble(" " * lead, label)
         return label
+
+    def _room(self, node: UINode[Session | None]) -> int:
+        """Cells left for a row's label once its guides are drawn."""
+        depth = 0
+        while node.parent is not None and node.parent is not self.root:
+            node, depth = node.parent, depth + 1
+        return self.scrollable_content_region.width - depth * self.guide_depth
+
+    def on_resize(self) -> None:
+        self._invalidate()  # labels are cut to the width: measure them again
 
     def start_over(self) -> None:
         """Drop every node (a new filter, or after a delete) before the first page arrives again."""

@@ -8,6 +8,7 @@ matched message is mounted, then scrolls it into view (the search screen uses th
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import work
 from textual.containers import VerticalScroll
@@ -22,11 +23,17 @@ from hermes_tui.widgets.literal import literal_line
 
 PAGE = 40
 MESSAGE_CHARS = 1_500  # a preview, not the full text: very long tool outputs are cut
+MARKDOWN_ROLES = ("assistant",)  # as in the chat: the user's own text is shown as typed
 FOCUS_PAGES = 50  # how far (in pages) to look for a focused message before giving up
 
 
-def message_text(message: StoredMessage) -> Text:
-    """Role and time on one line, then the content (tool calls named, long content cut)."""
+def message_text(message: StoredMessage) -> RenderableType:
+    """Role and time on one line, then the content (tool calls named, long content cut).
+
+    A reply is drawn as Markdown, the way the chat draws it: Rich's renderer (no markup is parsed
+    from it) over the text with its control characters made visible, and links shown as text,
+    never as hyperlinks a click would follow. The user's text and tool output stay plain.
+    """
     head = Text(visible_line(message.role), style="bold")
     if message.tool_name:
         head.append(f" · {visible_line(message.tool_name)}", style="italic")
@@ -37,7 +44,13 @@ def message_text(message: StoredMessage) -> Text:
         body = f"{body}\n→ calls {names}".strip()
     if len(body) > MESSAGE_CHARS:
         body = body[:MESSAGE_CHARS] + " …"
-    return Text.assemble(head, "\n", visible(body) or Text("(empty)", style="dim italic"))
+    if not body:
+        return Text.assemble(head, "\n", Text("(empty)", style="dim italic"))
+    if message.role in MARKDOWN_ROLES:
+        from rich.markdown import Markdown  # markdown-it: imported when a preview first shows a message
+
+        return Group(head, Markdown(visible(body), code_theme="monokai", hyperlinks=False))
+    return Text.assemble(head, "\n", visible(body))
 
 
 class TranscriptPreview(VerticalScroll, can_focus=True):

@@ -79,6 +79,7 @@ def test_unknown_session_is_exit_1(home: Path, capsys: Any) -> None:
 
 def test_missing_key_is_exit_2_naming_the_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    (tmp_path / "h").mkdir()
     assert main(["--home", str(tmp_path / "h"), "chat", "-q", "hi"]) == 2
     err = capsys.readouterr().err
     assert "ANTHROPIC_API_KEY" in err and len(err.strip().splitlines()) == 1

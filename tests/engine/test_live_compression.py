@@ -10,7 +10,7 @@ import pytest
 
 from engine.compression import CompressionSettings, is_summary_message
 from engine.events import CompressionDone, Notice, SessionSwitched
-from engine.live_compression import LiveCompressor
+from engine.live_compression import NOTHING_YET_EMPTY, NOTHING_YET_KEPT, LiveCompressor, nothing_yet_over_threshold
 from engine.live_session import LiveSession
 from engine.providers import ChatRequest, TokenUsage
 from engine.recall import RecallManager
@@ -54,7 +54,21 @@ def test_nothing_to_compress_says_so(db: SessionDB, tmp_path: Path) -> None:
     events: list[Any] = []
     LiveCompressor(SETTINGS, reviewer=Reviews(), recall=RecallManager(),  # type: ignore[arg-type]
                    summary_provider=lambda: None).compress(session, None, [], events.append)
-    assert events == [Notice("Nothing to compress yet.", "information")]
+    assert events == [Notice(NOTHING_YET_EMPTY, "information")]
+
+
+def test_an_automatic_compression_with_nothing_to_cut_says_so_once(db: SessionDB, tmp_path: Path) -> None:
+    """A system prompt over the threshold on its own: every turn is "due", none can be compressed."""
+    session, compressor, reviews = setup(db, tmp_path, turns=1)
+    events: list[Any] = []
+    for _turn in range(3):
+        compressor.compress(session, None, [], events.append, automatic=True)
+    assert events == [Notice(nothing_yet_over_threshold(0.5), "warning")]
+    assert "Raise compression.threshold" in events[0].message and "once per session" in events[0].message
+    assert reviews.reviewed == []  # no memory review for a compression that cannot happen
+    compressor.compress(session, None, [], events.append)  # /compress is answered every time
+    compressor.compress(session, None, [], events.append)
+    assert events[1:] == [Notice(NOTHING_YET_KEPT, "information")] * 2
 
 
 def test_a_compression_continues_in_a_child_with_a_fresh_snapshot(db: SessionDB, tmp_path: Path) -> None:

@@ -82,3 +82,13 @@ def test_billing_is_stored_once_and_an_unpriced_model_has_no_cost(tmp_path: Path
         assert meter.requests[0].cost is None and total_cost(meter.requests) is None
         row = db.usage_rows()[0]
         assert (row.billing_provider, row.billing_base_url) == ("openai", "http://127.0.0.1:8/v1")
+
+
+def test_a_call_cut_short_keeps_the_last_prompt_size(tmp_path: Path) -> None:
+    """A cancelled stream reports no usage: the context did not shrink to 0 %."""
+    with SessionDB.open_home(tmp_path) as db:
+        session_id = db.create_session(source="cli")
+        meter = UsageMeter(db, 8000, Billing("openai", "http://127.0.0.1:8/v1", Pricer(None, None)))
+        meter.record(session_id, TokenUsage(input_tokens=4000, output_tokens=5), REQUEST, recall=False)
+        event = meter.record(session_id, TokenUsage(), REQUEST, recall=False)
+        assert meter.last_prompt_tokens == 4000 and event.prompt_tokens == 4000

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import itertools
+import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
@@ -68,3 +70,20 @@ def keyless_home(tmp_path: Path) -> Path:
     path = tmp_path / "keyless"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+def fixed_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pending-record and session ids are random; pin them so the start screen is the same every run."""
+    counter = itertools.count()
+    monkeypatch.setattr("secrets.token_hex", lambda n=4: f"{next(counter):0{2 * n}x}")
+
+
+@pytest.fixture
+def demo_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where the demo may create its temporary home (and nowhere else)."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    return folder

@@ -64,7 +64,8 @@ async def ready(pilot: Pilot) -> None:
     """Steady state for snapshots: no cursor blink, start-up finished."""
     app = pilot.app
     assert isinstance(app, HermesApp)
-    await wait_until(pilot, lambda: app.bridge is not None)
+    await wait_until(pilot, lambda: app.started)
+    await wait_until(pilot, lambda: app.focused is app.main.prompt)  # focus lands once the first frame is up
     app.main.prompt.cursor_blink = False
     await pilot.pause()
 

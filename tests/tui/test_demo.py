@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,31 +10,15 @@ import pytest
 from engine import clock
 from engine.agent import Agent
 from engine.config import load_config
-from engine.events import EngineEvent, TextDelta
+from engine.events import CompressionDone, EngineEvent, TextDelta
 from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
 from engine.auto_titles import TITLE_SYSTEM
 from hermes_tui.demo.model import WELCOME, chat_reply, side_reply
 from hermes_tui.demo.run import DEMO_GUIDE, demo_home
 from hermes_tui.demo.seed import seed_home
+from hermes_tui.themes import BUNDLED_DIR
 from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready
-
-
-@pytest.fixture
-def fixed_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pending-record and session ids are random; pin them so the start screen is the same every run."""
-    counter = itertools.count()
-    monkeypatch.setattr("secrets.token_hex", lambda n=4: f"{next(counter):0{2 * n}x}")
-
-
-@pytest.fixture
-def demo_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Where the demo may create its temporary home (and nowhere else)."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-    monkeypatch.setenv("HOME", str(tmp_path / "user"))
-    return folder
 
 
 def test_seed_has_lineage_branch_languages_memory_and_approvals(tmp_path: Path) -> None:
@@ -86,6 +68,29 @@ def test_demo_home_chats_offline_and_leaves_nothing_behind(demo_folder: Path, tm
             agent.wait_for_background(5)
     assert list(demo_folder.iterdir()) == []
     assert not (tmp_path / "user").exists()
+
+
+def test_the_welcome_suggestions_work_as_written(demo_folder: Path) -> None:
+    """What the demo model's welcome offers to try: /compress really compresses after a few
+    messages, the searches find their sessions, the theme exists."""
+    assert "`/compress` (after a few messages)" in WELCOME
+    with demo_home(tokens_per_second=None) as demo:
+        config = load_config(demo.home)
+        with SessionDB.open_home(demo.home) as db:
+            agent = Agent.start(config, db, cwd=demo.home)
+            events: list[EngineEvent] = []
+            for text in ("hello", "show me a retry helper", "how do I migrate postgres?"):
+                agent.run_turn(text, events.append)
+            agent.compress(None, events.append)
+            done = [e for e in events if isinstance(e, CompressionDone)]
+            assert done and done[0].removed_messages >= 3 and not done[0].used_fallback
+            assert done[0].tokens_after < done[0].tokens_before
+            assert agent.title == "Demo conversation #2"
+            for query in ("postgres", "支付", '"retry helper"'):
+                assert db.search(query), query
+            agent.close()
+            agent.wait_for_background(5)
+    assert "hermes-light" in {path.stem for path in BUNDLED_DIR.glob("*.yaml")}
 
 
 def test_demo_start_screen(snap_compare, demo_folder: Path, fixed_ids: None) -> None:

@@ -118,7 +118,7 @@ async def test_model_memory_write_updates_the_panel(home: Path, llm: LoopbackLLM
         await wait_until(pilot, lambda: "Prefers green tea" in section.entries)
         await wait_until(pilot, lambda: not app.busy)
         text = screen_text(app)
-        assert "↳ from next session" in text  # written now, enters the prompt next session
+        assert "+ Prefers green tea" in text and "+ in the prompt from next session" in text  # enters the prompt next session
         assert section.header == "USER PROFILE (who the user is) [1% — 17/1,375 chars]"
         assert "✓" in text and "memory" in text  # the tool block
     close_app(app)

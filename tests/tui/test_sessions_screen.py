@@ -128,8 +128,39 @@ async def test_rename_updates_state_db_and_refuses_a_taken_title(db: SessionDB) 
 
         (await press_for(pilot, "r", RenameSession)).query_one(Input).value = "Certificate renewal"  # taken
         await pilot.press("enter")
-        await wait_until(pilot, lambda: any("already used" in str(n.message) for n in app._notifications))
-    assert db.require_session(TIP).title == "Alerts to WeCom"
+        # Refused: asked again with the typed title kept and the reason beside it.
+        await wait_until(pilot, lambda: isinstance(app.screen, RenameSession) and app.screen.problem)
+        dialog = app.screen
+        assert dialog.query_one(Input).value == "Certificate renewal"
+        assert "already used" in str(dialog.query_one("#rename-problem").render())
+        dialog.query_one(Input).value = "Certificate renewal, staging"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: db.require_session(TIP).title == "Certificate renewal, staging")
+
+
+async def test_enter_in_the_delete_dialog_keeps_the_session(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await loaded(pilot, 12)
+        tree.select_session(SECOND)
+        await press_for(pilot, "d", Confirm)
+        assert "y: delete    n / escape / enter: cancel" in screen_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+    assert db.get_session(SECOND) is not None
+
+
+async def test_rows_end_in_an_ellipsis_and_uncounted_tokens_show_a_dash(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SessionsScreen(db))
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = await loaded(pilot, 12)
+        await pilot.pause()
+        assert tree.virtual_size.width <= tree.scrollable_content_region.width  # nothing runs past the edge
+        rows = [line for line in screen_text(app).splitlines() if "[compression]" in line]
+        assert rows and all("…" in row for row in rows)
+        await pilot.resize_terminal(220, 40)
+        await wait_until(pilot, lambda: "tok" in screen_text(app) or "msgs · –" in screen_text(app))
+        assert "msgs · –" in screen_text(app) and " 0 tok" not in screen_text(app)
 
 
 async def test_delete_asks_first_and_removes_from_state_db(db: SessionDB) -> None:
