@@ -61,8 +61,12 @@ def test_sigkilled_writer_leaves_old_or_new_full_file(tmp_path: Path) -> None:
         assert text in (VERSION_A, VERSION_B)
         seen.add(text)
         assert store.entries("memory") in ([VERSION_A], [VERSION_B])
-        leftovers = [p.name for p in tmp_path.iterdir() if p.name not in ("MEMORY.md", "MEMORY.md.lock")]
+        ours = ("MEMORY.md", "MEMORY.md.lock", "history.jsonl", "history.jsonl.lock")
+        leftovers = [p.name for p in tmp_path.iterdir() if p.name not in ours]
         assert all(name.startswith(".") and name.endswith(".tmp") for name in leftovers)
+        assert len(store.history.read()[1]) <= 1  # at most the line a killed writer was appending
     assert seen == {VERSION_A, VERSION_B}  # the writer really was killed at different points
-    # the lock died with its holder: a later write goes through
+    # the lock died with its holder: a later write goes through, and cuts off any torn history line
     assert store.add("memory", "after the crashes")["success"]
+    changes, warnings = store.history.read()
+    assert warnings == [] and changes[-1].after == "after the crashes" and changes[-1].entries == store.entries("memory")
