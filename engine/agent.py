@@ -231,7 +231,7 @@ class Agent:
         self.recall.sync_turn(user_text, reply)
         self.titles.maybe_generate_title(session_id, self.messages, self._learning_titles(on_event))
         turns = sum(1 for m in self.messages if m.get("role") == "user")
-        self.reviewer.maybe_review(session_id, self.messages, turns, on_event)
+        self.reviewer.maybe_review(session_id, self.messages, turns, on_event, self.live.last_message_id)
         if self.compressor.due(self.live, self.tools.schemas):
             self.compressor.compress(self.live, None, self.tools.schemas, on_event)
         self._drain_warnings(on_event)
@@ -264,7 +264,8 @@ class Agent:
     def _run_tool(self, call: ToolCall, on_event: OnEvent) -> None:
         on_event(ToolCallStarted(call.id, call.name, call.arguments))
         started = time.perf_counter()
-        outcome = self.tools.call(call.name, call.arguments)
+        outcome = self.tools.call(call.name, call.arguments, session_id=self.session_id,
+                                  message_id=self.live.last_message_id)  # the stored message holding the call
         for event in outcome.events:
             on_event(event)
         on_event(ToolCallFinished(call.id, call.name, outcome.content, time.perf_counter() - started, outcome.is_error))

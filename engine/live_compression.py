@@ -56,7 +56,7 @@ class LiveCompressor:
         if live.session_id is None:
             on_event(Notice("Nothing to compress yet.", "information"))
             return
-        self.reviewer.review_now(live.session_id, live.messages, on_event)
+        self.reviewer.review_now(live.session_id, live.messages, on_event, live.last_message_id)
         self.recall.on_pre_compress(live.messages)
         result = Compressor(self.settings, self._summarizer()).compress(
             live.messages, system_prompt=live.system_prompt, tools=tools, focus=focus)

@@ -38,7 +38,7 @@ ACTOR_LABELS = {
     "app": "you, in the app",
     "model": "the model's memory tool call",
     "background_review": "the background memory review",
-    "hand_edit": "a hand edit of the file (detected by the app)",
+    "hand_edit": "a hand edit (the file changed outside hermes-tui)",
     "unknown": "an unnamed writer",
 }
 ORIGIN_UNKNOWN = "origin unknown (written before the history began)"
@@ -280,6 +280,13 @@ def entry_op(before: str | None, after: str | None) -> str:
     if before is None:
         return "add"
     return "remove" if after is None else "replace"
+
+
+def where(change: Change) -> str:
+    """``session S, message N`` of the cause, ``""`` when the change names none."""
+    if change.session_id is None:
+        return ""
+    return f"session {change.session_id}" + (f", message {change.message_id}" if change.message_id is not None else "")
 
 
 def describe_actor(change: Change) -> str:

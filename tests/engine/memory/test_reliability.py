@@ -42,6 +42,10 @@ def test_four_processes_adding_at_once_all_land(tmp_path: Path) -> None:
     entries = MemoryStore(tmp_path).entries("memory")
     assert len(entries) == 100
     assert set(entries) == {f"worker {w} fact {n}" for w in range(4) for n in range(25)}
+    changes, warnings = MemoryStore(tmp_path).history.read()  # every write recorded, whole, once
+    assert warnings == [] and len({c.id for c in changes}) == 100
+    assert sorted(c.after for c in changes) == sorted(entries) and {c.action for c in changes} == {"add"}
+    assert changes[-1].entries is not None and set(changes[-1].entries) == set(entries)
 
 
 @pytest.mark.slow
