@@ -41,6 +41,8 @@ ACTOR_LABELS = {
     "hand_edit": "a hand edit (the file changed outside hermes-tui)",
     "unknown": "an unnamed writer",
 }
+ACTOR_SHORT = {"cli": "you (CLI)", "app": "you (app)", "model": "model", "background_review": "background review",
+               "hand_edit": "hand edit", "unknown": "unnamed writer"}
 ORIGIN_UNKNOWN = "origin unknown (written before the history began)"
 
 
@@ -95,6 +97,17 @@ class Change:
         at = data.get("at")
         if isinstance(at, bool) or not isinstance(at, (int, float)):
             raise ValueError(f"at is {at!r}, not a time")
+        for key in ("session_id", "before", "after", "pending_id", "proposer", "undoes"):
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise ValueError(f"{key} is {data[key]!r}, not text")
+        message_id = data.get("message_id")
+        if message_id is not None and (isinstance(message_id, bool) or not isinstance(message_id, int)):
+            raise ValueError(f"message_id is {message_id!r}, not a message id")
+        if data.get("entries") is not None and not (
+                isinstance(data["entries"], list) and all(isinstance(e, str) for e in data["entries"])):
+            raise ValueError("entries is not a list of texts")
+        if data.get("record") is not None and not isinstance(data["record"], dict):
+            raise ValueError("record is not an object")
         return cls(**{key: value for key, value in data.items() if key in known})
 
     def to_dict(self) -> dict[str, Any]:

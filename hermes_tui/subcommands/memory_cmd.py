@@ -210,7 +210,7 @@ def _log(args: argparse.Namespace, ctx: CommandContext) -> int:
     changes, warnings = store.history.read()
     for warning in [*problems, *warnings]:
         print(f"hermes-tui: warning: {warning}", file=sys.stderr)
-    changes = [c for c in changes if args.target in (None, c.target)]
+    changes = sorted((c for c in changes if args.target in (None, c.target)), key=lambda c: c.at)
     if args.json:
         print(json.dumps([c.public() for c in changes], ensure_ascii=False, indent=2))
     elif not changes:
