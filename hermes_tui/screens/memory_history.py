@@ -126,6 +126,7 @@ class MemoryHistoryScreen(Screen[str | None]):
         self.records: list[Change] = []
         self.entries: dict[str, list[str]] = {t: [] for t in TARGETS}
         self.shown: list[Change] = []  # the changes listed on the right
+        self.showing: tuple[str, str] | None = None  # the entry they belong to (None: all changes)
 
     def compose(self) -> ComposeResult:
         yield Static("Memory history — where each entry came from", id="history-title")
@@ -199,7 +200,7 @@ class MemoryHistoryScreen(Screen[str | None]):
         return target, self.entries[target][int(index)]
 
     def _show_selected(self) -> None:
-        picked = self.selected_entry()
+        picked = self.showing = self.selected_entry()
         origin_box = self.query_one("#history-origin", Static)
         history = self.deps.store.history
         if picked is None:
