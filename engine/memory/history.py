@@ -265,6 +265,7 @@ class History:
 
     def _write_line(self, line: str) -> None:
         """Append one line with one ``write``; a torn tail left by a killed writer is cut off first."""
+        created = not self.path.exists()
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as exc:
@@ -279,7 +280,8 @@ class History:
             raise MemoryFileError(f"{self.path}: cannot be written ({exc.strerror or exc}).") from exc
         finally:
             os.close(fd)
-        fsync_dir(self.path.parent)
+        if created:
+            fsync_dir(self.path.parent)  # the new file's name is durable too
 
 
 def _last_line_end(fd: int, size: int) -> int:
@@ -300,6 +302,13 @@ def where(change: Change) -> str:
     if change.session_id is None:
         return ""
     return f"session {change.session_id}" + (f", message {change.message_id}" if change.message_id is not None else "")
+
+
+def short_origin(change: Change) -> str:
+    """Who made a change in two or three words, for a list row (an approval names the proposer)."""
+    if change.action == "approve":
+        return f"approved, from {ACTOR_SHORT.get(change.proposer or '', 'an unknown proposer')}"
+    return ACTOR_SHORT.get(change.actor, change.actor)
 
 
 def describe_actor(change: Change) -> str:

@@ -25,17 +25,15 @@ from textual.widgets.option_list import Option
 
 from engine.errors import HermesError
 from engine.memory import MemoryStore, PendingQueue
-from engine.memory.history import ACTOR_SHORT, ORIGIN_UNKNOWN, Cause, Change, describe_actor, where
+from engine.memory.history import ORIGIN_UNKNOWN, Cause, Change, describe_actor, short_origin, where
 from engine.memory.store import HEADERS, TARGETS
 from engine.memory.undo import undo_change
 from engine.store import SessionDB
-from hermes_tui.formatting import one_line, truncate, utc_text
+from hermes_tui.formatting import one_line, utc_text
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal, literal_line
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 
-ROW_TEXT = 44  # cells of an entry's text in a list row (the full text is shown beside it)
-CHANGE_TEXT = 72  # cells of an entry's text in a change row
 BY_APP = Cause("app")
 ALL = "all"
 
@@ -56,11 +54,11 @@ def change_row(change: Change) -> Content:
                             literal_line(change.action, "bold"), "  ", literal_line(describe_actor(change)))
     lines = [head]
     if change.before is not None:
-        lines.append(literal_line(f"  - {truncate(one_line(change.before), CHANGE_TEXT)}", "$text-error"))
+        lines.append(literal_line(f"- {one_line(change.before)}", "$text-error"))
     if change.after is not None:
-        lines.append(literal_line(f"  + {truncate(one_line(change.after), CHANGE_TEXT)}", "$text-success"))
+        lines.append(literal_line(f"+ {one_line(change.after)}", "$text-success"))
     if not change.writes and change.pending_id:
-        lines.append(literal_line(f"  staged write {change.pending_id}", "dim"))
+        lines.append(literal_line(f"staged write {change.pending_id}", "dim"))
     return Content("\n").join(lines)
 
 
@@ -184,9 +182,8 @@ class MemoryHistoryScreen(Screen[str | None]):
 
     def _entry_row(self, target: str, entry: str) -> Content:
         origin = self.deps.store.history.origin(target, entry, self.records)
-        hint = "origin unknown" if origin is None else f"{ACTOR_SHORT.get(origin.actor, origin.actor)} · {utc_text(origin.at)}"
-        return Content.assemble(literal_line(f"  {truncate(one_line(entry), ROW_TEXT)}"), "\n",
-                                literal_line(f"    {hint}", "dim"))
+        hint = "origin unknown" if origin is None else f"{short_origin(origin)} · {utc_text(origin.at)}"
+        return Content.assemble(literal_line(f"• {one_line(entry)}"), "\n", literal_line(f"  {hint}", "dim"))
 
     def selected_entry(self) -> tuple[str, str] | None:
         """``(target, entry)`` highlighted on the left; ``None`` for "All changes"."""

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
 from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
+from hermes_tui.demo.seed import MEMORY_ENTRIES, seed_home
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.screens.memory_history import MemoryHistoryScreen, SessionAtMessage
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
-from tests.tui.helpers import SIZE, close_app, make_app, ready, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, settle, wait_until
 
 FACT = "Works on the payments team"
 
@@ -141,3 +143,22 @@ async def test_ctrl_z_in_the_queue_is_recorded_in_the_history(home: Path) -> Non
         assert approve.action == "approve" and revert.undoes == restore.undoes == approve.id
         assert (revert.action, revert.before) == ("remove", "Deploys on Tuesdays")
     close_app(app)
+
+
+def test_snapshot_of_the_provenance_view(snap_compare, home: Path, monkeypatch) -> None:
+    """The demo home's history: the highlighted entry was written by the model in a seeded session."""
+    counter = itertools.count()
+    monkeypatch.setattr("secrets.token_hex", lambda n=4: f"{next(counter):0{2 * n}x}")
+    seed_home(home, FIXED_NOW)
+    app = make_app(home)
+
+    async def run_before(pilot) -> None:
+        await ready(pilot)
+        screen = await open_history(pilot, app)
+        await highlight_entry(pilot, screen, MEMORY_ENTRIES[3])
+        await settle(pilot)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    finally:
+        close_app(app)
