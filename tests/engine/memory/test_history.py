@@ -170,7 +170,7 @@ STEPS = st.lists(st.tuples(st.sampled_from(["add", "replace", "remove", "hand", 
 def test_the_history_always_accounts_for_every_entry(tmp_path_factory: pytest.TempPathFactory,
                                                      steps: list[tuple[str, str, str]]) -> None:
     """Whatever mix of writes, hand edits and undos: after a sync every entry's origin is known (the
-    history began with the file), and the last recorded state is the file."""
+    history began with the file), and the last recorded state holds what the file holds."""
     home = tmp_path_factory.mktemp("h")
     store, queue = MemoryStore(home / "memories"), PendingQueue(home)
     store.add("memory", "seed", cause=APP)
@@ -192,4 +192,4 @@ def test_the_history_always_accounts_for_every_entry(tmp_path_factory: pytest.Te
     entries = store.entries("memory")
     assert all(store.history.origin("memory", entry) is not None for entry in entries)
     writes = [c for c in store.history.changes() if c.entries is not None]
-    assert not writes or writes[-1].entries == entries
+    assert not writes or set(writes[-1].entries) == set(entries)  # a pure reordering is no change
