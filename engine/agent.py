@@ -210,6 +210,7 @@ class Agent:
                 message["finish_reason"] = finish
             if reply or calls:
                 self.live.append(message)
+            call_message_id = self.live.last_message_id  # the stored row the calls are in, which memory cites
             if cancelled:
                 on_event(TurnDone(reply, finish, cancelled=True))
                 return
@@ -219,7 +220,7 @@ class Agent:
                 if cancel is not None and cancel.is_set():
                     on_event(TurnDone(reply, "cancelled", cancelled=True))
                     return
-                self._run_tool(call, on_event)
+                self._run_tool(call, on_event, call_message_id)
         else:
             on_event(Notice(f"Stopped after {MAX_TOOL_ROUNDS} tool rounds in one turn."))
         on_event(TurnDone(reply, finish))
@@ -261,11 +262,10 @@ class Agent:
                 return event.result
         raise HermesError("The provider's stream ended without a final message.")
 
-    def _run_tool(self, call: ToolCall, on_event: OnEvent) -> None:
+    def _run_tool(self, call: ToolCall, on_event: OnEvent, message_id: int | None) -> None:
         on_event(ToolCallStarted(call.id, call.name, call.arguments))
         started = time.perf_counter()
-        outcome = self.tools.call(call.name, call.arguments, session_id=self.session_id,
-                                  message_id=self.live.last_message_id)  # the stored message holding the call
+        outcome = self.tools.call(call.name, call.arguments, session_id=self.session_id, message_id=message_id)
         for event in outcome.events:
             on_event(event)
         on_event(ToolCallFinished(call.id, call.name, outcome.content, time.perf_counter() - started, outcome.is_error))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,8 @@ class Change:
         for key in ("id", "target", "action", "actor"):
             if not isinstance(data.get(key), str):
                 raise ValueError(f"{key} is {data.get(key)!r}, not text")
+        if data["target"] not in ("memory", "user"):
+            raise ValueError(f"target is {data['target']!r}, not memory or user")
         if data["action"] not in ACTIONS:
             raise ValueError(f"action is {data['action']!r}, not one of {', '.join(ACTIONS)}")
         at = data.get("at")
@@ -146,30 +149,63 @@ def diff(old: list[str], new: list[str]) -> list[tuple[str | None, str | None]]:
     return pairs
 
 
+@dataclass
+class _Parsed:
+    """The complete lines of the file read so far: the file only grows, so a read parses the rest."""
+
+    inode: int = -1
+    offset: int = 0
+    lines: int = 0
+    changes: list[Change] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
 class History:
     """The history file of one ``memories`` folder."""
 
     def __init__(self, memories_dir: Path) -> None:
         self.path = Path(memories_dir) / HISTORY_FILE
+        self._parsed = _Parsed()
+        self._reading = threading.Lock()  # the app's UI thread and the agent's worker share a store
 
     # ── reading ──────────────────────────────────────────────────────────────────────────────
     def read(self) -> tuple[list[Change], list[str]]:
-        """Every record, oldest first, and one warning per line that is not one."""
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return [], []
-        except OSError as exc:
-            raise MemoryFileError(f"{self.path}: cannot be read ({exc.strerror or exc}).") from exc
-        changes, warnings = [], []
-        for number, line in enumerate(raw.decode("utf-8", "replace").split("\n"), 1):
-            if not line.strip():
-                continue
+        """Every record, oldest first, and one warning per line that is not one.
+
+        Lines already parsed are kept (by this object), so each read costs only what was appended
+        since; a file replaced or cut short is read again from the start. A last line without its
+        newline is a write in progress or one a killed writer left: skipped, never half-read.
+        """
+        with self._reading:
             try:
-                changes.append(Change.from_dict(json.loads(line)))
-            except (ValueError, TypeError) as exc:
-                warnings.append(f"{self.path}: line {number} skipped ({exc}).")
-        return changes, warnings
+                with self.path.open("rb") as handle:
+                    parsed = self._parsed
+                    inode, size = os.fstat(handle.fileno()).st_ino, os.fstat(handle.fileno()).st_size
+                    if inode != parsed.inode or size < parsed.offset:
+                        parsed = self._parsed = _Parsed(inode=inode)
+                    handle.seek(parsed.offset)
+                    data = handle.read(size - parsed.offset)
+            except FileNotFoundError:
+                self._parsed = _Parsed()
+                return [], []
+            except OSError as exc:
+                raise MemoryFileError(f"{self.path}: cannot be read ({exc.strerror or exc}).") from exc
+            end = data.rfind(b"\n") + 1
+            for line in data[:end].decode("utf-8", "replace").split("\n")[:-1]:
+                parsed.lines += 1
+                self._parse(line, parsed)
+            parsed.offset += end
+            torn = [f"{self.path}: line {parsed.lines + 1} skipped (incomplete: its writer had not finished it)."] \
+                if data[end:].strip() else []
+            return list(parsed.changes), parsed.warnings + torn
+
+    def _parse(self, line: str, parsed: _Parsed) -> None:
+        if not line.strip():
+            return
+        try:
+            parsed.changes.append(Change.from_dict(json.loads(line)))
+        except (ValueError, TypeError, RecursionError) as exc:
+            parsed.warnings.append(f"{self.path}: line {parsed.lines} skipped ({exc}).")
 
     def changes(self, target: str | None = None) -> list[Change]:
         records = self.read()[0]

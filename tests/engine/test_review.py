@@ -176,3 +176,17 @@ def test_bad_tool_calls_from_the_reviewer_are_ignored_with_reasons(home, server)
                                       ToolCallSpec("memory", json.dumps({"action": "drop", "target": "user"}))]))
     (notice,) = run(make_reviewer(home, server, approval=True, notifications="verbose"))
     assert "not JSON" in notice.message and "unknown tool 'shell'" in notice.message and "Unknown action" in notice.message
+
+
+def test_review_writes_and_stages_cite_the_session_and_last_message_reviewed(home, server) -> None:
+    server.push(propose(action="add", target="memory", content="CI runs on self-hosted runners"))
+    reviewer = make_reviewer(home, server, approval=False)
+    assert reviewer.maybe_review("s1", list(CONVERSATION), 2, lambda _e: None, 77) is not None and reviewer.join(10)
+    change = MemoryStore(home / "memories").history.changes()[-1]
+    assert (change.actor, change.session_id, change.message_id, change.after) == (
+        "background_review", "s1", 77, "CI runs on self-hosted runners")
+    server.push(propose(action="add", target="user", content="Reads answers on a phone"))
+    staging = make_reviewer(home, server, approval=True)
+    assert staging.review_now("s2", list(CONVERSATION), lambda _e: None, 91) is not None and staging.join(10)
+    stage = MemoryStore(home / "memories").history.changes()[-1]
+    assert (stage.action, stage.actor, stage.session_id, stage.message_id) == ("stage", "background_review", "s2", 91)
