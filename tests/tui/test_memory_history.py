@@ -162,3 +162,22 @@ def test_snapshot_of_the_provenance_view(snap_compare, home: Path, monkeypatch) 
         assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
     finally:
         close_app(app)
+
+
+async def test_enter_on_a_memory_section_and_the_slash_command_open_it_at_that_file(home: Path) -> None:
+    store(home).add("memory", "A note")
+    store(home).add("user", "Prefers tea")
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        app.main.query_one("#memory-user .memory-scroll").focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen) and app.screen.showing)
+        assert app.screen.showing == ("user", "Prefers tea")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        await app.run_slash("/memory log memory")
+        await wait_until(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen) and app.screen.showing)
+        assert app.screen.showing == ("memory", "A note")
+        await pilot.press("escape")
+    close_app(app)
