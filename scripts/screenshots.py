@@ -31,6 +31,7 @@ from hermes_tui.demo.run import demo_home  # noqa: E402
 from hermes_tui.screens.memory_history import MemoryHistoryScreen  # noqa: E402
 from hermes_tui.screens.search import SearchScreen  # noqa: E402
 from hermes_tui.screens.sessions import SessionsScreen  # noqa: E402
+from hermes_tui.screens.usage import UsageScreen  # noqa: E402
 from hermes_tui.themes import register_themes  # noqa: E402
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt  # noqa: E402
 
@@ -97,6 +98,16 @@ async def memory_history(pilot: Pilot, app: HermesApp) -> None:
         await pilot.pause(0.05)
 
 
+async def prompt_cache(pilot: Pilot, app: HermesApp) -> None:
+    app.agent.set_write_approval(False)
+    for text in ("Show me a retry helper with backoff", "How do I run the postgres migration?", "Thanks, and a retry in Go?"):
+        await send(pilot, app, text)
+    app.main.prompt.text = "/usage"
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, UsageScreen) and app.screen.is_mounted)
+    await wait_for(pilot, lambda: app.screen.table.row_count == 3)
+
+
 async def light_theme(pilot: Pilot, app: HermesApp) -> None:
     app.theme = "hermes-light"
     await lineage_tree(pilot, app)
@@ -109,6 +120,7 @@ SHOTS: dict[str, Shot] = {
     "search_cjk": search_cjk,
     "memory_history": memory_history,
     "light_theme": light_theme,
+    "prompt_cache": prompt_cache,
 }
 
 
