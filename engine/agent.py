@@ -210,6 +210,7 @@ class Agent:
                 message["finish_reason"] = finish
             if reply or calls:
                 self.live.append(message)
+            call_message_id = self.live.last_message_id  # the stored row the calls are in, which memory cites
             if cancelled:
                 on_event(TurnDone(reply, finish, cancelled=True))
                 return
@@ -219,7 +220,7 @@ class Agent:
                 if cancel is not None and cancel.is_set():
                     on_event(TurnDone(reply, "cancelled", cancelled=True))
                     return
-                self._run_tool(call, on_event)
+                self._run_tool(call, on_event, call_message_id)
         else:
             on_event(Notice(f"Stopped after {MAX_TOOL_ROUNDS} tool rounds in one turn."))
         on_event(TurnDone(reply, finish))
@@ -231,7 +232,7 @@ class Agent:
         self.recall.sync_turn(user_text, reply)
         self.titles.maybe_generate_title(session_id, self.messages, self._learning_titles(on_event))
         turns = sum(1 for m in self.messages if m.get("role") == "user")
-        self.reviewer.maybe_review(session_id, self.messages, turns, on_event)
+        self.reviewer.maybe_review(session_id, self.messages, turns, on_event, self.live.last_message_id)
         if self.compressor.due(self.live, self.tools.schemas):
             self.compressor.compress(self.live, None, self.tools.schemas, on_event, automatic=True)
         self._drain_warnings(on_event)
@@ -261,10 +262,10 @@ class Agent:
                 return event.result
         raise HermesError("The provider's stream ended without a final message.")
 
-    def _run_tool(self, call: ToolCall, on_event: OnEvent) -> None:
+    def _run_tool(self, call: ToolCall, on_event: OnEvent, message_id: int | None) -> None:
         on_event(ToolCallStarted(call.id, call.name, call.arguments))
         started = time.perf_counter()
-        outcome = self.tools.call(call.name, call.arguments)
+        outcome = self.tools.call(call.name, call.arguments, session_id=self.session_id, message_id=message_id)
         for event in outcome.events:
             on_event(event)
         on_event(ToolCallFinished(call.id, call.name, outcome.content, time.perf_counter() - started, outcome.is_error))

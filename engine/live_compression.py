@@ -81,7 +81,7 @@ class LiveCompressor:
         if not Compressor(self.settings, None).plan(live.messages, system_prompt=live.system_prompt, tools=tools).middle:
             self._nothing_to_compress(live.session_id, automatic, on_event)
             return
-        self.reviewer.review_now(live.session_id, live.messages, on_event)
+        self.reviewer.review_now(live.session_id, live.messages, on_event, live.last_message_id)
         self.recall.on_pre_compress(live.messages)
         result = Compressor(self.settings, self._summarizer()).compress(
             live.messages, system_prompt=live.system_prompt, tools=tools, focus=focus)

@@ -123,6 +123,11 @@ class LiveSession:
         self.messages.append(message)
         self.flush()
 
+    @property
+    def last_message_id(self) -> int | None:
+        """The stored id of the newest message written in this process (a tool call's message)."""
+        return self.writer.last_id if self.writer is not None else None
+
     def flush(self) -> None:
         assert self.writer is not None
         if self.writer.flush(self.messages) and self.log is not None:
@@ -195,7 +200,7 @@ class LiveSession:
         if self.writer is not None:
             self.flush()
         if on_event is not None:
-            self.reviewer.review_now(self.session_id, self.messages, on_event)
+            self.reviewer.review_now(self.session_id, self.messages, on_event, self.last_message_id)
         self.recall.on_session_end(self.messages)
         self.db.end_session(self.session_id, reason)
 

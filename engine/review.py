@@ -66,14 +66,19 @@ class BackgroundReviewer:
         self._jobs = BackgroundJobs("memory-review")
         self._lock = threading.Lock()
 
-    def maybe_review(self, session_id: str, messages: list[dict], turn_count: int, on_event: OnEvent) -> threading.Thread | None:
+    def maybe_review(self, session_id: str, messages: list[dict], turn_count: int, on_event: OnEvent,
+                     message_id: int | None = None) -> threading.Thread | None:
         """Call after every finished turn: starts a review on every ``nudge_interval``-th turn."""
         if self.interval <= 0 or turn_count <= 0 or turn_count % self.interval:
             return None
-        return self.review_now(session_id, messages, on_event)
+        return self.review_now(session_id, messages, on_event, message_id)
 
-    def review_now(self, session_id: str, messages: list[dict], on_event: OnEvent) -> threading.Thread | None:
+    def review_now(self, session_id: str, messages: list[dict], on_event: OnEvent,
+                   message_id: int | None = None) -> threading.Thread | None:
         """Review the turns not reviewed yet (session end, or the interval came round).
+
+        ``message_id``: the stored id of the last message reviewed; the history cites it, with the
+        session, as the cause of what the review writes.
 
         Skipped while a review is still running (the next one covers the same turns) or when
         there is no model, nothing new, or memory is switched off.
@@ -87,7 +92,7 @@ class BackgroundReviewer:
             if provider is None:
                 return None
             self._reviewed[session_id] = len(messages)
-        return self._jobs.start(self._run, provider, list(fresh), on_event)
+        return self._jobs.start(self._run, provider, list(fresh), on_event, (session_id, message_id))
 
     def join(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a running review (``chat -q`` at exit); True when done."""
@@ -95,9 +100,10 @@ class BackgroundReviewer:
 
     # ----- the review ------------------------------------------------------------------------
 
-    def _run(self, provider: Provider, messages: list[dict], on_event: OnEvent) -> None:
+    def _run(self, provider: Provider, messages: list[dict], on_event: OnEvent,
+             source: tuple[str | None, int | None]) -> None:
         try:
-            outcome = self.review(provider, messages)
+            outcome = self.review(provider, messages, source)
         except Exception as exc:  # noqa: BLE001 - a review is best effort; the session goes on
             if self.notifications == "verbose":
                 on_event(Notice(f"Background memory review failed: {exc}", "information"))
@@ -108,8 +114,10 @@ class BackgroundReviewer:
         if notice is not None:
             on_event(notice)
 
-    def review(self, provider: Provider, messages: list[dict]) -> ReviewOutcome:
-        """One synchronous review call and the memory writes it proposes."""
+    def review(self, provider: Provider, messages: list[dict],
+               source: tuple[str | None, int | None] = (None, None)) -> ReviewOutcome:
+        """One synchronous review call and the memory writes it proposes; ``source`` is the
+        (session id, last message id) reviewed, which the memory history records."""
         result = provider.complete(
             ChatRequest(
                 system=f"{REVIEW_SYSTEM}\n\n{MEMORY_GUIDANCE}",
@@ -124,7 +132,7 @@ class BackgroundReviewer:
             if call.name != "memory":
                 outcome.refused.append(f"unknown tool {call.name!r} ignored")
                 continue
-            self._apply(call.arguments, outcome)
+            self._apply(call.arguments, outcome, source)
         return outcome
 
     def _prompt(self, messages: list[dict]) -> str:
@@ -139,7 +147,7 @@ class BackgroundReviewer:
             f"Conversation to review:\n<conversation>\n{transcript}\n</conversation>"
         )
 
-    def _apply(self, arguments: str, outcome: ReviewOutcome) -> None:
+    def _apply(self, arguments: str, outcome: ReviewOutcome, source: tuple[str | None, int | None]) -> None:
         try:
             args = json.loads(arguments)
         except json.JSONDecodeError:
@@ -148,7 +156,7 @@ class BackgroundReviewer:
         if not isinstance(args, dict):
             outcome.refused.append("a proposal whose arguments are not an object was ignored")
             return
-        result = self.memory_tool.handle(args, origin=ORIGIN)
+        result = self.memory_tool.handle(args, origin=ORIGIN, session_id=source[0], message_id=source[1])
         preview = str(args.get("content") or args.get("old_text") or "")[:PREVIEW_CHARS]
         if result.get("staged"):
             outcome.staged.append(MemoryStaged(str(result.get("pending_id", "")), summarize(args), ORIGIN))

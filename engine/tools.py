@@ -65,7 +65,9 @@ class ToolBox:
     def schemas(self) -> list[dict]:
         return [MEMORY_TOOL_SCHEMA, SESSION_SEARCH_SCHEMA]
 
-    def call(self, name: str, arguments: str, *, origin: str = "foreground") -> ToolOutcome:
+    def call(self, name: str, arguments: str, *, origin: str = "foreground", session_id: str | None = None,
+             message_id: int | None = None) -> ToolOutcome:
+        """``session_id``/``message_id``: where the call was made, for the memory history."""
         try:
             args = json.loads(arguments) if arguments.strip() else {}
         except json.JSONDecodeError as exc:
@@ -74,7 +76,7 @@ class ToolBox:
             return ToolOutcome(_dump({"success": False, "error": f"arguments for {name} must be a JSON object."}), True)
         try:
             if name == "memory":
-                return self._memory(args, origin)
+                return self._memory(args, origin, session_id, message_id)
             if name == "session_search":
                 return ToolOutcome(_dump(self._search(args)))
         except Exception as exc:  # noqa: BLE001 - a failing tool is reported to the model, not raised
@@ -82,8 +84,8 @@ class ToolBox:
         known = ", ".join(s["function"]["name"] for s in self.schemas)
         return ToolOutcome(_dump({"success": False, "error": f"unknown tool {name!r}; available tools: {known}."}), True)
 
-    def _memory(self, args: dict, origin: str) -> ToolOutcome:
-        result = self.memory_tool.handle(args, origin=origin)
+    def _memory(self, args: dict, origin: str, session_id: str | None, message_id: int | None) -> ToolOutcome:
+        result = self.memory_tool.handle(args, origin=origin, session_id=session_id, message_id=message_id)
         events: list[EngineEvent] = []
         if result.get("staged"):
             events.append(MemoryStaged(str(result.get("pending_id", "")), summarize(args), origin))

@@ -30,10 +30,11 @@ from engine.config import set_config_value
 from engine.errors import BadInputError, HermesError
 from engine.events import EngineEvent, Notice, TurnFailed
 from engine.memory import ApprovalDecision, ApprovalRequest
+from engine.memory.history import Cause
 from engine.memory.store import HEADERS
 from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
-from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested, TextArrived
+from hermes_tui.messages import ApprovalRequested, MemoryHistoryRequested, PromptSubmitted, RetryRequested, TextArrived
 from hermes_tui.palette import SlashCommandsProvider
 from hermes_tui.screens.main import MainDeps, MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
@@ -400,6 +401,8 @@ class HermesApp(App):
             screen.approvals.confirm_all(approve=command.action == "approve")
         elif command.action in ("approve", "reject"):
             getattr(screen.approvals, command.action)(command.record_id)
+        elif command.action == "log":
+            self.open_memory_history(command.target or None)
         elif command.action == "approval":
             agent.set_write_approval(command.enabled)
             await self.main.chat.add(Entry("notice", text=f"Memory write approval {'on' if command.enabled else 'off'}."))
@@ -409,17 +412,40 @@ class HermesApp(App):
 
     async def _edit_memory(self, action: str, target: str, text: str, old_text: str) -> None:
         """The user's own edit: applied directly (their approval), through scanner and limits."""
-        store = self.agent.memory
+        store, by_app = self.agent.memory, Cause("app")
         if action == "add":
-            result = store.add(target, text)
+            result = store.add(target, text, cause=by_app)
         elif action == "replace":
-            result = store.replace(target, old_text, text)
+            result = store.replace(target, old_text, text, cause=by_app)
         else:
-            result = store.remove(target, old_text)
+            result = store.remove(target, old_text, cause=by_app)
         if not result.get("success", False):
             raise BadInputError(f"/memory {action}: {result.get('error', 'refused')}")
         self.main.memory_panel.reload()
         await self.main.chat.add(Entry("notice", text=f"Memory {action} ({target}) — {store.usage(target).text}"))
+
+    def open_memory_history(self, target: str | None) -> None:
+        """Where each memory entry came from, its history and undo (F6, /memory log, the panel)."""
+        from hermes_tui.screens.memory_history import HistoryDeps, MemoryHistoryScreen
+
+        if self._open_browser(MemoryHistoryScreen) is not None:
+            return
+        main = self.main
+
+        def changed() -> None:
+            main.memory_panel.reload()
+            main.queue_changed()
+
+        deps = HistoryDeps(self.agent.memory, self.agent.pending, self.db, changed)
+        self.push_screen(MemoryHistoryScreen(deps, target=target), self._resume_from_history)
+
+    def on_memory_history_requested(self, event: MemoryHistoryRequested) -> None:
+        self.open_memory_history(event.target)
+
+    def _resume_from_history(self, session_id: str | None) -> None:
+        note = ("Opened from the memory history. The chat shows the session from its end; the message that "
+                "wrote the entry is marked in the history's transcript view (o).")
+        self._resume_picked(session_id, note)
 
     async def slash_usage(self, args: str) -> None:
         """The prompt-cache inspector over the live session's requests (``hermes_tui.screens.usage``)."""

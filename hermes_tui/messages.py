@@ -50,3 +50,10 @@ class MemoryOutcome(Message):
 @dataclass
 class TextArrived(Message):
     """Reply text is waiting in the event bridge's buffer (posted once per batch, from a thread)."""
+
+
+@dataclass
+class MemoryHistoryRequested(Message):
+    """Show where memory entries came from (the memory panel's key); ``target`` is preselected."""
+
+    target: str | None = None

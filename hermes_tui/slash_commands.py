@@ -41,9 +41,9 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("branch", "[NAME]", "fork this conversation into a new session"),
     SlashCommand(
         "memory",
-        "[pending | approve ID|all | reject ID|all | approval on|off | add|replace|remove …]",
-        "show memory usage, manage pending writes, edit entries",
-        ("pending", "approve", "reject", "approval", "add", "replace", "remove"),
+        "[pending | approve ID|all | reject ID|all | approval on|off | add|replace|remove … | log [memory|user]]",
+        "show memory usage, manage pending writes, edit entries, see where entries came from (F6)",
+        ("pending", "approve", "reject", "approval", "add", "replace", "remove", "log"),
     ),
     SlashCommand("sessions", "", "browse session lineages: resume, rename, delete (F7)"),
     SlashCommand("search", "[QUERY]", "search past sessions as you type (ctrl+f)"),
@@ -137,7 +137,7 @@ TARGETS = ("memory", "user")
 class MemoryCommand:
     """``/memory …`` parsed: one action and the arguments it needs."""
 
-    action: str  # show | pending | approve | reject | approval | add | replace | remove
+    action: str  # show | pending | approve | reject | approval | add | replace | remove | log
     target: str = ""
     text: str = ""
     old_text: str = ""
@@ -152,6 +152,7 @@ _MEMORY_USAGE = {
     "add": '/memory add memory|user "TEXT"',
     "replace": '/memory replace memory|user "OLD TEXT" "NEW TEXT"',
     "remove": '/memory remove memory|user "OLD TEXT"',
+    "log": "/memory log [memory|user]",
 }
 
 
@@ -172,6 +173,8 @@ def parse_memory_args(args: str) -> MemoryCommand:
         return MemoryCommand("pending")
     if action in ("approve", "reject") and len(rest) == 1:
         return MemoryCommand(action, record_id=rest[0])
+    if action == "log" and (not rest or len(rest) == 1 and rest[0].lower() in TARGETS):
+        return MemoryCommand("log", target=rest[0].lower() if rest else "")
     if action == "approval" and len(rest) == 1 and rest[0].lower() in ("on", "off"):
         return MemoryCommand(action, enabled=rest[0].lower() == "on")
     if action in ("add", "remove", "replace") and rest and rest[0].lower() in TARGETS:

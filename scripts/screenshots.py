@@ -28,6 +28,7 @@ from engine.config import load_config  # noqa: E402
 from engine.store import SessionDB  # noqa: E402
 from hermes_tui.app import HermesApp  # noqa: E402
 from hermes_tui.demo.run import demo_home  # noqa: E402
+from hermes_tui.screens.memory_history import MemoryHistoryScreen  # noqa: E402
 from hermes_tui.screens.search import SearchScreen  # noqa: E402
 from hermes_tui.screens.sessions import SessionsScreen  # noqa: E402
 from hermes_tui.screens.usage import UsageScreen  # noqa: E402
@@ -85,6 +86,18 @@ async def search_cjk(pilot: Pilot, app: HermesApp) -> None:
     await wait_for(pilot, lambda: screen.shown_query == "支付" and screen.query(".focused-match"))
 
 
+async def memory_history(pilot: Pilot, app: HermesApp) -> None:
+    """An approved staged write: where it came from (the background review's session) and its history."""
+    staged = next(r for r in app.main.approvals.records if r.payload.get("action") == "replace")
+    app.main.approvals.approve(staged.id)
+    await pilot.press("f6")
+    await wait_for(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen))
+    screen = app.screen
+    while screen.showing is None or "qwen2.5-coder:14b" not in screen.showing[1]:
+        await pilot.press("down")
+        await pilot.pause(0.05)
+
+
 async def prompt_cache(pilot: Pilot, app: HermesApp) -> None:
     app.agent.set_write_approval(False)
     for text in ("Show me a retry helper with backoff", "How do I run the postgres migration?", "Thanks, and a retry in Go?"):
@@ -105,6 +118,7 @@ SHOTS: dict[str, Shot] = {
     "memory_approvals": memory_and_approvals,
     "lineage_tree": lineage_tree,
     "search_cjk": search_cjk,
+    "memory_history": memory_history,
     "light_theme": light_theme,
     "prompt_cache": prompt_cache,
 }

@@ -130,7 +130,7 @@ def _backup(path: Path, raw: str) -> Path:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
     lock_path = path.with_name(path.name + ".lock")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -162,15 +162,21 @@ def _sweep_stale_temps(path: Path) -> None:
 
 
 def update_entries(
-    path: Path, change: Callable[[list[str]], tuple[list[str] | None, dict]], *, drift_limit: int | None = None
+    path: Path,
+    change: Callable[[list[str]], tuple[list[str] | None, dict]],
+    *,
+    drift_limit: int | None = None,
+    written: Callable[[list[str], dict], dict] | None = None,
 ) -> dict:
     """Apply ``change`` to the entries read under the lock; write when it returns new entries.
 
     ``change`` returns ``(new_entries_or_None, result)``; ``None`` means "refused, write nothing".
     With ``drift_limit`` (replace and remove, which drop an entry's text) a file that ``drift``
-    finds fault with is refused before ``change`` runs, after a copy of it is saved.
+    finds fault with is refused before ``change`` runs, after a copy of it is saved. ``written``
+    runs once the new file is in place, still under the lock (the history's record), and returns
+    the result to give back.
     """
-    with _locked(path):
+    with locked(path):
         raw = read_text(path)
         reason = drift(raw, drift_limit) if drift_limit is not None else None
         if reason:
@@ -187,4 +193,4 @@ def update_entries(
             atomic_write_text(path, serialize(new_entries))
         except OSError as exc:
             raise MemoryFileError(f"{path}: cannot be written ({exc.strerror or exc}); the file is unchanged.") from exc
-        return result
+        return written(new_entries, result) if written is not None else result

@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass
 from typing import Callable
 
+from engine.memory.history import Cause
 from engine.memory.pending import PendingQueue, PendingRecord, summarize
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,8 @@ class MemoryWriteGate:
         self.ask = ask
         self.session_allowed = False
 
-    def check(self, payload: dict, *, origin: str) -> GateOutcome:
+    def check(self, payload: dict, *, origin: str, cause: Cause | None = None) -> GateOutcome:
+        """``cause``: who proposes the write, kept in the history when it is staged."""
         if not self.approval_enabled:
             return GateOutcome(allow=True)
         if origin == "foreground" and self.ask is not None:
@@ -72,7 +74,7 @@ class MemoryWriteGate:
                 return GateOutcome(allow=True)
             if decision is ApprovalDecision.DENY:
                 return GateOutcome(allow=False)
-        return GateOutcome(allow=False, record=self.queue.stage(payload, origin=origin))
+        return GateOutcome(allow=False, record=self.queue.stage(payload, origin=origin, cause=cause))
 
     def _ask(self, payload: dict) -> ApprovalDecision:
         request = ApprovalRequest(

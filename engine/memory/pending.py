@@ -28,6 +28,7 @@ from typing import Any, Iterator
 from engine import clock
 from engine.atomic import atomic_write_text
 from engine.errors import BadInputError, NotFoundError, RefusedError
+from engine.memory.history import UNNAMED, Cause, History
 from engine.memory.store import TARGETS, MemoryStore
 
 ORIGINS = ("foreground", "background_review")
@@ -106,15 +107,15 @@ class PendingRecord:
         )
 
 
-def replay(payload: dict[str, Any], store: MemoryStore) -> dict:
+def replay(payload: dict[str, Any], store: MemoryStore, cause: Cause = UNNAMED) -> dict:
     """Apply a staged payload through the store (scanner and limits included)."""
     action, target = payload.get("action"), payload.get("target")
     if action == "add":
-        return store.add(target, payload.get("content"))
+        return store.add(target, payload.get("content"), cause=cause)
     if action == "replace":
-        return store.replace(target, payload.get("old_text"), payload.get("content"))
+        return store.replace(target, payload.get("old_text"), payload.get("content"), cause=cause)
     if action == "remove":
-        return store.remove(target, payload.get("old_text"))
+        return store.remove(target, payload.get("old_text"), cause=cause)
     return {"success": False, "error": f"Unknown staged action {action!r}."}
 
 
@@ -157,6 +158,7 @@ class PendingQueue:
 
     def __init__(self, home: Path) -> None:
         self.folder = Path(home) / "pending" / "memory"
+        self.history = History(Path(home) / "memories")
 
     def _path(self, record_id: str) -> Path:
         if not ID_RE.match(record_id):
@@ -178,7 +180,8 @@ class PendingQueue:
         """A record of that id exists, filed or being decided."""
         return self._path(record_id).exists() or bool(self._claims(record_id))
 
-    def stage(self, payload: dict, *, origin: str) -> PendingRecord:
+    def stage(self, payload: dict, *, origin: str, cause: Cause | None = None) -> PendingRecord:
+        """File a write for review; the history keeps who proposed it (``cause``) for its approval."""
         if origin not in ORIGINS:
             raise BadInputError(f"origin {origin!r} is not one of {', '.join(ORIGINS)}.")
         clean = {k: payload.get(k) for k in ("action", "target", "content", "old_text")}  # upstream's four keys
@@ -191,6 +194,8 @@ class PendingQueue:
              "created_at": clock.now(), "payload": clean}
         )
         atomic_write_text(self._path(record_id), _dumps(record))
+        if cause is not None:
+            self.history.record_stage(str(clean["target"]), record_id, cause)
         return record
 
     def restore(self, record: PendingRecord) -> None:
@@ -312,11 +317,13 @@ class PendingQueue:
                 continue  # decided by another process, or now unreadable (the next listing warns)
             yield claimed
 
-    def _apply(self, claim: Path, record: PendingRecord, store: MemoryStore) -> dict:
-        """Replay a claimed record: deleted when the store took it, put back otherwise."""
+    def _apply(self, claim: Path, record: PendingRecord, store: MemoryStore, by: Cause) -> dict:
+        """Replay a claimed record (recorded as approved ``by``): deleted when the store took it,
+        put back otherwise."""
         applied = False
         try:
-            result = {**replay(record.payload, store), "pending_id": record.id}
+            cause = Cause(by.actor, by.session_id, by.message_id, pending=record.to_dict())
+            result = {**replay(record.payload, store, cause), "pending_id": record.id}
             applied = bool(result.get("success"))
         finally:
             if applied:
@@ -325,29 +332,33 @@ class PendingQueue:
                 self._release(claim, record.id)
         return result
 
-    def approve(self, record_id: str, store: MemoryStore) -> dict:
+    def approve(self, record_id: str, store: MemoryStore, by: Cause = UNNAMED) -> dict:
         """Replay the write; the store's result, every key kept, plus ``pending_id``.
 
         On success the record is deleted, on failure it is kept. ``NotFoundError`` when another
         process is deciding or has decided it; ``BadInputError``, nothing applied, when the file is
         unreadable or holds another id.
         """
-        return self._apply(*self._claim(record_id), store)
+        return self._apply(*self._claim(record_id), store, by)
 
-    def reject(self, record_id: str) -> None:
-        """Delete the record, under a claim so that a write approved elsewhere is not also rejected."""
-        claim, _record = self._claim(record_id)
+    def reject(self, record_id: str, by: Cause = UNNAMED) -> str:
+        """Delete the record, under a claim so that a write approved elsewhere is not also rejected;
+        the id of the history's record of it."""
+        return self._discard(*self._claim(record_id), by)
+
+    def _discard(self, claim: Path, record: PendingRecord, by: Cause) -> str:
         claim.unlink()
+        return self.history.record_decision(str(record.payload["target"]), "reject", by, record.to_dict()).id
 
-    def approve_all(self, store: MemoryStore) -> list[dict]:
+    def approve_all(self, store: MemoryStore, by: Cause = UNNAMED) -> list[dict]:
         """One result per record, oldest first; failed replays keep their records, and records
         another process took meanwhile are skipped."""
-        return [self._apply(claim, record, store) for claim, record in self._claim_each()]
+        return [self._apply(claim, record, store, by) for claim, record in self._claim_each()]
 
-    def reject_all(self) -> int:
+    def reject_all(self, by: Cause = UNNAMED) -> int:
         """Delete every readable record (unreadable files are left for the user); the count deleted here."""
         count = 0
-        for claim, _record in self._claim_each():
-            claim.unlink()
+        for claim, record in self._claim_each():
+            self._discard(claim, record, by)
             count += 1
         return count

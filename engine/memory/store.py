@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from engine.memory import files
+from engine.memory.history import UNNAMED, Cause, History
 from engine.security import describe, scan
 
 if TYPE_CHECKING:
@@ -194,6 +195,7 @@ class MemoryStore:
     def __init__(self, memories_dir: Path, *, memory_limit: int = 2200, user_limit: int = 1375) -> None:
         self.memories_dir = Path(memories_dir)
         self.limits = {"memory": memory_limit, "user": user_limit}
+        self.history = History(self.memories_dir)
 
     @classmethod
     def from_config(cls, config: "Config") -> "MemoryStore":
@@ -232,15 +234,15 @@ class MemoryStore:
         )
 
     # ── writing ──────────────────────────────────────────────────────────────────────────────
-    def add(self, target: str, content: str) -> dict:
+    def add(self, target: str, content: str, *, cause: Cause = UNNAMED) -> dict:
         if target not in TARGETS:
             return _bad_target(target)
         text, problem = clean_content(content, "content")
         if problem or (problem := threat_error(text)):
             return problem
-        return files.update_entries(self.path(target), lambda entries: self._append(target, entries, text))
+        return self._update(target, lambda entries: self._append(target, entries, text), cause)
 
-    def replace(self, target: str, old_text: str, content: str) -> dict:
+    def replace(self, target: str, old_text: str, content: str, *, cause: Cause = UNNAMED) -> dict:
         if target not in TARGETS:
             return _bad_target(target)
         old, problem = clean_content(old_text, "old_text")
@@ -256,9 +258,9 @@ class MemoryStore:
                 return None, problem
             return self._put(target, entries, index, text, "Entry replaced.")
 
-        return files.update_entries(self.path(target), change, drift_limit=self.limits[target])
+        return self._update(target, change, cause, drift=True)
 
-    def remove(self, target: str, old_text: str) -> dict:
+    def remove(self, target: str, old_text: str, *, cause: Cause = UNNAMED) -> dict:
         if target not in TARGETS:
             return _bad_target(target)
         old, problem = clean_content(old_text, "old_text")
@@ -271,9 +273,9 @@ class MemoryStore:
                 return None, problem
             return self._drop(target, entries, index, "Entry removed.")
 
-        return files.update_entries(self.path(target), change, drift_limit=self.limits[target])
+        return self._update(target, change, cause, drift=True)
 
-    def undo(self, change: dict) -> dict:
+    def undo(self, change: dict, *, cause: Cause = UNNAMED) -> dict:
         """Reverse one ``change`` of a write result; scanner, limits and duplicates apply as to any write.
 
         The entry a change wrote is found by exact equality, so an entry edited since is never
@@ -284,10 +286,10 @@ class MemoryStore:
             return _error(problem)
         action, target = change["action"], change["target"]
         if action == "remove":
-            return self.add(target, change["before"])
-        return self._revert(target, action, change["after"], change["before"] if action == "replace" else None)
+            return self.add(target, change["before"], cause=cause)
+        return self._revert(target, action, change["after"], change["before"] if action == "replace" else None, cause)
 
-    def _revert(self, target: str, action: str, after: str, before: str | None) -> dict:
+    def _revert(self, target: str, action: str, after: str, before: str | None, cause: Cause) -> dict:
         """The entry exactly equal to ``after`` becomes ``before`` again (is removed when ``None``).
 
         No drift guard: only an entry equal to what this app wrote is touched, so no text added by
@@ -310,7 +312,42 @@ class MemoryStore:
                 return self._drop(target, entries, index, "Entry removed (add undone).")
             return self._put(target, entries, index, before, "Entry restored (replace undone).")
 
-        return files.update_entries(self.path(target), edit)
+        return self._update(target, edit, cause)
+
+    def sync_history(self) -> list[str]:
+        """Record hand edits made to either file since its last recorded write; one warning per
+        file that could not be checked (a read-only home still shows its history)."""
+        problems = []
+        for target in TARGETS:
+            path = self.path(target)
+            try:
+                with files.locked(path):
+                    self.history.sync(target, files.read_entries(path))
+            except files.MemoryFileError as exc:
+                problems.append(str(exc))
+        return problems
+
+    # ── one write, recorded ──────────────────────────────────────────────────────────────────
+    def _update(self, target: str, change: Callable[[list[str]], tuple[list[str] | None, dict]],
+                cause: Cause, *, drift: bool = False) -> dict:
+        """Run ``change`` under the file's lock with the history in step: a hand edit found first is
+        recorded as one, then the write itself for ``cause`` (its id goes back as ``change_id``)."""
+
+        def checked(entries: list[str]) -> tuple[list[str] | None, dict]:
+            self.history.sync(target, entries)
+            return change(entries)
+
+        def recorded(new: list[str], result: dict) -> dict:
+            if "change" not in result:
+                return result
+            return {**result, "change_id": self.history.record_write(target, result["change"], new, cause).id}
+
+        result = files.update_entries(self.path(target), checked, drift_limit=self.limits[target] if drift else None,
+                                      written=recorded)
+        if result.get("success") and "change_id" not in result and cause.pending is not None:
+            decision = self.history.record_decision(target, "approve", cause, cause.pending)  # a duplicate: no change
+            result = {**result, "change_id": decision.id}
+        return result
 
     # ── one write, inside the lock ───────────────────────────────────────────────────────────
     def _append(self, target: str, entries: list[str], text: str) -> tuple[list[str] | None, dict]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.errors import HermesError
 from engine.memory.gate import MemoryWriteGate
+from engine.memory.history import Cause
 from engine.memory.pending import ACTIONS, ORIGINS, replay
 from engine.memory.store import TARGETS, MemoryStore, Usage, clean_content, threat_error
 
@@ -73,8 +74,9 @@ def _error(message: str) -> dict:
 
 
 def _for_model(result: dict) -> dict:
-    """A copy of a store result without ``"change"``: the model is shown upstream's shape only."""
-    return {key: value for key, value in result.items() if key != "change"}
+    """A copy of a store result without ``"change"`` and its history id: the model is shown
+    upstream's shape only."""
+    return {key: value for key, value in result.items() if key not in ("change", "change_id")}
 
 
 def _action_target(arguments: Any) -> tuple[dict, dict | None]:
@@ -124,9 +126,13 @@ class MemoryTool:
         self.store = store
         self.gate = gate
 
-    def handle(self, arguments: dict, *, origin: str = "foreground") -> dict:
+    def handle(self, arguments: dict, *, origin: str = "foreground", session_id: str | None = None,
+               message_id: int | None = None) -> dict:
+        """``session_id``/``message_id``: the session and stored message whose call this is, for
+        the memory history (a background review gives the session and the last message it read)."""
         if origin not in ORIGINS:
             return _error(f"Invalid origin {origin!r}; expected {' or '.join(ORIGINS)}.")
+        cause = Cause("model" if origin == "foreground" else "background_review", session_id, message_id)
         head, problem = _action_target(arguments)
         if problem:
             return problem
@@ -136,12 +142,12 @@ class MemoryTool:
             payload, problem = _validate(head, arguments)
             if problem:
                 return problem
-            outcome = self.gate.check(payload, origin=origin)
+            outcome = self.gate.check(payload, origin=origin, cause=cause)
             if outcome.record is not None:
                 return {"success": True, "staged": True, "pending_id": outcome.record.id, "message": STAGED_MESSAGE}
             if not outcome.allow:
                 return _error(DENIED_MESSAGE)
-            return _for_model(replay(payload, self.store))
+            return _for_model(replay(payload, self.store, cause))
         except HermesError as exc:  # a disk problem becomes a tool error, never a crashed turn
             return _error(str(exc))
 

@@ -55,6 +55,7 @@ class TranscriptWriter:
         self.flushed = flushed
         self._lock = threading.Lock()
         self._turn: FileLock | None = None  # held from a turn's first row to its reply
+        self.last_id: int | None = None  # row id of the newest message written (memory history cites it)
 
     def flush(self, messages: Sequence[Mapping[str, Any]]) -> int:
         """Write the messages not yet written; returns how many rows were written now.
@@ -76,7 +77,7 @@ class TranscriptWriter:
             except LineageMoved:
                 self.flushed = len(messages)  # never written: they answer a stale view; ending still works
                 raise
-            self.db.append_messages(self.session_id, pending)
+            self.last_id = self.db.append_messages(self.session_id, pending)[-1]
             self.flushed = len(messages)
             if ends_turn(pending[-1]):
                 self._end_turn()

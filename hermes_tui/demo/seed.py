@@ -14,6 +14,8 @@ from typing import Iterator
 from engine import clock
 from engine.compression.summary import SUMMARY_END_MARKER, SUMMARY_PREFIX
 from engine.memory import MemoryStore, PendingQueue
+from engine.memory.files import serialize
+from engine.memory.history import Cause
 from engine.store import SessionDB
 
 HOUR, DAY = 3600.0, 86400.0
@@ -41,6 +43,18 @@ USER_ENTRIES = (
     "Prefers concise answers with a code example first, explanations after.",
     "Works in UTC+8; usually deploys on Tuesdays and Thursdays, never on Fridays.",
 )
+# Where the history says entries came from: (target, index) → (actor, session title, nth reply of it).
+# The first two memory entries are in the file before the history begins ("origin unknown").
+PREDATING = 2
+ORIGINS = {
+    ("memory", 2): ("model", "迁移支付服务 #3", 0),
+    ("memory", 3): ("model", "Release checklist", 1),
+    ("memory", 4): ("model", "Go metrics exporter", 0),
+    ("memory", 6): ("background_review", "Retry helper in Python", 1),
+    ("memory", 14): ("model", "数据库索引优化", 0),
+    ("user", 1): ("background_review", "Python decorators", 0),
+    ("user", 2): ("model", "Release checklist", 0),
+}
 PENDING = (
     ({"action": "add", "target": "user", "content": "Prefers tabs in Go, four spaces in Python"}, "foreground"),
     ({"action": "add", "target": "memory", "content": "The staging database is restored nightly at 02:00 UTC"},
@@ -138,22 +152,41 @@ def seed_sessions(db: SessionDB, now: float) -> None:
     ), source="cli", usage=(6_900, 520))
 
 
-def seed_memory(home: Path) -> None:
-    """MEMORY.md near 70 % full, a short USER.md, and pending approvals (two of them ``[auto]``)."""
+Causes = dict[tuple[str, int], tuple[Cause, float]]
+
+
+def _causes(db: SessionDB) -> Causes:
+    """``ORIGINS`` as causes naming the real session and reply of the seeded database, with its time."""
+    ids = {s.title: s.id for s in db.list_sessions(limit=0)}
+    causes = {}
+    for key, (actor, title, nth) in ORIGINS.items():
+        reply = [m for m in db.get_messages(ids[title]) if m.role == "assistant"][nth]
+        causes[key] = (Cause(actor, ids[title], reply.id), reply.timestamp)
+    return causes
+
+
+def seed_memory(home: Path, causes: Causes, now: float) -> None:
+    """MEMORY.md near 70 % full, a short USER.md, and pending approvals (two of them ``[auto]``);
+    a history of who wrote what, written when they did, some entries older than it."""
     store = MemoryStore(home / "memories")
-    for entry in MEMORY_ENTRIES:
-        store.add("memory", entry)
-    for entry in USER_ENTRIES:
-        store.add("user", entry)
+    store.memories_dir.mkdir(parents=True, exist_ok=True)
+    store.path("memory").write_text(serialize(list(MEMORY_ENTRIES[:PREDATING])), encoding="utf-8")
+    for target, entries, first in (("memory", MEMORY_ENTRIES, PREDATING), ("user", USER_ENTRIES, 0)):
+        for index in range(first, len(entries)):
+            cause, at = causes.get((target, index), (Cause("cli"), now))
+            with _pinned(at):
+                store.add(target, entries[index], cause=cause)
     queue = PendingQueue(home)
-    for payload, origin in PENDING:
-        queue.stage(payload, origin=origin)
+    with _pinned(now):
+        for payload, origin in PENDING:
+            key = ("memory", 6) if origin == "background_review" else ("user", 2)
+            queue.stage(payload, origin=origin, cause=causes[key][0])
 
 
 def seed_home(home: Path, now: float) -> None:
     """Fill an empty ``home`` (state.db, memories, pending) with demo data ending at ``now``."""
     with SessionDB.open_home(home) as db:
         seed_sessions(db, now)
-    with _pinned(now - 2 * HOUR):
-        seed_memory(home)
+        causes = _causes(db)
+    seed_memory(home, causes, now - 2 * HOUR)
 

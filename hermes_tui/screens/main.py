@@ -63,6 +63,7 @@ class MainScreen(Screen):
         Binding("f2", "toggle_side", "Memory"),
         Binding("f3", "focus_approvals", "Approvals"),
         Binding("f4", "toggle_approvals", "Fold approvals", show=False),
+        Binding("f6", "app.slash('/memory log')", "Memory history", show=False, priority=True),  # over the prompt's f6
         Binding("end", "jump_to_end", "Latest", show=False),
         Binding("f1", "app.slash('/help')", "Help"),
     ]

@@ -15,12 +15,17 @@ from typing import Any
 from engine.config import set_config_value
 from engine.errors import BadInputError, RefusedError
 from engine.memory import MemoryStore, PendingQueue
+from engine.memory.history import Cause, Change, describe_actor, where
 from engine.memory.store import FILE_NAMES, TARGETS
+from engine.memory.undo import undo_change
+from hermes_tui.formatting import one_line, truncate, utc_text
 
 from hermes_tui.context import CommandContext
 
 
 SHORT_PREVIEW = 30  # chars of each entry an ambiguous match names
+LOG_TEXT = 100  # cells of an entry's text a log line shows
+BY_CLI = Cause("cli")
 _METAVARS = {("add", "text"): "TEXT", ("replace", "old_text"): "OLD_TEXT", ("replace", "text"): "NEW_TEXT",
              ("remove", "old_text"): "OLD_TEXT"}
 
@@ -60,6 +65,15 @@ def register(subparsers: Any) -> None:
     reject = sub.add_parser("reject", help="discard a pending write (or all)")
     reject.add_argument("record_id", metavar="ID|all")
     reject.set_defaults(func=_reject)
+
+    log = sub.add_parser("log", help="the history of memory changes, newest first")
+    log.add_argument("--target", choices=TARGETS)
+    log.add_argument("--json", action="store_true")
+    log.set_defaults(func=_log)
+
+    undo = sub.add_parser("undo", help="undo one change of the history (see memory log)")
+    undo.add_argument("change_id", metavar="CHANGE_ID")
+    undo.set_defaults(func=_undo)
 
     approval = sub.add_parser("approval", help="turn write approval for the model's memory writes on or off")
     approval.add_argument("state", choices=("on", "off"))
@@ -142,15 +156,15 @@ def _short(preview: str) -> str:
 
 
 def _add(args: argparse.Namespace, ctx: CommandContext) -> int:
-    return _report(_store(ctx).add(args.target, args.text), args)
+    return _report(_store(ctx).add(args.target, args.text, cause=BY_CLI), args)
 
 
 def _replace(args: argparse.Namespace, ctx: CommandContext) -> int:
-    return _report(_store(ctx).replace(args.target, args.old_text, args.text), args)
+    return _report(_store(ctx).replace(args.target, args.old_text, args.text, cause=BY_CLI), args)
 
 
 def _remove(args: argparse.Namespace, ctx: CommandContext) -> int:
-    return _report(_store(ctx).remove(args.target, args.old_text), args)
+    return _report(_store(ctx).remove(args.target, args.old_text, cause=BY_CLI), args)
 
 
 def _pending(args: argparse.Namespace, ctx: CommandContext) -> int:
@@ -168,9 +182,9 @@ def _approve(args: argparse.Namespace, ctx: CommandContext) -> int:
     queue, store = _queue(ctx), _store(ctx)
     if args.record_id == "all":
         _listed(queue)  # surface skipped files
-        results = queue.approve_all(store)
+        results = queue.approve_all(store, BY_CLI)
     else:
-        results = [queue.approve(args.record_id, store)]
+        results = [queue.approve(args.record_id, store, BY_CLI)]
     if not results:
         print("No pending memory writes.")
     failed = 0
@@ -189,9 +203,9 @@ def _reject(args: argparse.Namespace, ctx: CommandContext) -> int:
     try:
         if args.record_id == "all":
             _listed(queue)
-            print(f"Rejected {queue.reject_all()} pending memory write(s).")
+            print(f"Rejected {queue.reject_all(BY_CLI)} pending memory write(s).")
         else:
-            queue.reject(args.record_id)
+            queue.reject(args.record_id, BY_CLI)
             print(f"Rejected {args.record_id}.")
     except OSError as exc:  # a read-only home: the record cannot be claimed or deleted
         where = exc.filename or queue.folder
@@ -204,4 +218,44 @@ def _approval(args: argparse.Namespace, ctx: CommandContext) -> int:
     set_config_value(ctx.home, "memory.write_approval", enabled)
     print(f"Memory write approval is {args.state}" + (
         ": the model's memory writes now wait for you (hermes-tui memory pending)." if enabled else "."))
+    return 0
+
+
+def _log(args: argparse.Namespace, ctx: CommandContext) -> int:
+    """The history, hand edits made since the last write recorded first; the JSON is oldest first."""
+    store = _store(ctx)
+    problems = store.sync_history()
+    changes, warnings = store.history.read()
+    for warning in [*problems, *warnings]:
+        print(f"hermes-tui: warning: {warning}", file=sys.stderr)
+    changes = sorted((c for c in changes if args.target in (None, c.target)), key=lambda c: c.at)
+    if args.json:
+        print(json.dumps([c.public() for c in changes], ensure_ascii=False, indent=2))
+    elif not changes:
+        print("No memory changes recorded yet (entries written before the history began show 'origin unknown').")
+    else:
+        print("\n".join(_log_lines(c) for c in reversed(changes)))
+    return 0
+
+
+def _log_lines(change: Change) -> str:
+    """A change as ``id  time  target  action  who (where)`` and its texts, indented."""
+    cause = where(change)
+    head = f"{change.id}  {utc_text(change.at)}  {change.target:<6}  {change.action:<7}  {describe_actor(change)}"
+    lines = [head + (f" ({cause})" if cause else "")]
+    if change.before is not None:
+        lines.append(f"    - {truncate(one_line(change.before), LOG_TEXT)}")
+    if change.after is not None:
+        lines.append(f"    + {truncate(one_line(change.after), LOG_TEXT)}")
+    if not change.writes and change.pending_id:
+        lines.append(f"    staged write {change.pending_id}")
+    return "\n".join(lines)
+
+
+def _undo(args: argparse.Namespace, ctx: CommandContext) -> int:
+    """Reverse one change through the normal write path; refused (exit 1) with why, nothing written."""
+    store = _store(ctx)
+    store.sync_history()
+    undone = undo_change(args.change_id, store, _queue(ctx), BY_CLI)
+    print(f"{undone.message} Recorded as {undone.change_id}.")
     return 0

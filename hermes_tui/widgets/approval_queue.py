@@ -4,15 +4,15 @@ highlighted one (old → new for a replace); below them, what was decided this s
 Deciding is a deliberate act on a visible record, never a stray keystroke: ``enter`` approves
 and ``delete`` rejects the highlighted record, and the bulk actions (ctrl+a, ctrl+d) ask first,
 naming the count. No printable key decides anything (typing here goes to the chat prompt).
-Every decision can be undone for the rest of the session (ctrl+z): an approval by reverting
-exactly the change it made, a rejection by restoring the record. The count stays visible in
-the border title even when the panel is collapsed.
+Every decision can be undone for the rest of the session (ctrl+z), through the memory history
+like any other change: an approval by reverting exactly the change it made and filing the record
+again, a rejection by filing it again. The count stays visible in the border title even when the
+panel is collapsed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,6 +24,8 @@ from textual.widgets.option_list import Option
 from engine import clock
 from engine.errors import HermesError, NotFoundError
 from engine.memory import MemoryStore, PendingQueue, PendingRecord
+from engine.memory.history import Cause
+from engine.memory.undo import undo_change
 from hermes_tui.messages import MemoryOutcome, PendingChanged
 from hermes_tui.screens.confirm import Confirm
 from hermes_tui.widgets.approval_prompt import GRACE_SECONDS
@@ -68,11 +70,11 @@ def preview_text(record: PendingRecord, current_entries: list[str]) -> Content:
 
 @dataclass(frozen=True)
 class Decision:
-    """One approve or reject made in this session, with what undoing it needs."""
+    """One approve or reject made in this session, and its change in the memory history."""
 
     record: PendingRecord
     approved: bool
-    change: dict[str, Any] | None = None  # what the approval wrote (None: nothing changed)
+    change_id: str
 
     def row(self) -> Content:
         verdict = "✓ approved" if self.approved else "✗ rejected"
@@ -83,6 +85,9 @@ class PendingList(OptionList):
     """The records; ``enter`` approves the highlighted one (the queue acts on the selection)."""
 
     BINDINGS = [Binding("enter", "select", "Approve")]
+
+
+BY_APP = Cause("app")
 
 
 class ApprovalQueue(Vertical, can_focus=False):
@@ -193,12 +198,12 @@ class ApprovalQueue(Vertical, can_focus=False):
     def _replay(self, record: PendingRecord) -> str | None:
         """Approve one record; the store's refusal text when it is refused (the record stays)."""
         try:
-            result = self.pending.approve(record.id, self.store)
+            result = self.pending.approve(record.id, self.store, BY_APP)
         except HermesError as exc:
             return str(exc)
         if isinstance(result, dict) and result.get("success") is False:
             return str(result.get("error", "refused"))
-        self.decided.append(Decision(record, approved=True, change=result.get("change")))
+        self.decided.append(Decision(record, approved=True, change_id=str(result.get("change_id"))))
         return None
 
     def approve(self, record_id: str) -> None:
@@ -216,11 +221,11 @@ class ApprovalQueue(Vertical, can_focus=False):
         errors = []
         for record in records:
             try:
-                self.pending.reject(record.id)
+                change_id = self.pending.reject(record.id, BY_APP)
             except HermesError as exc:
                 errors.append(f"{record.id}: {exc}")
                 continue
-            self.decided.append(Decision(record, approved=False))
+            self.decided.append(Decision(record, approved=False, change_id=change_id))
         if len(records) == 1 and record_id != "all" and not errors:
             message = f"Rejected {records[0].id}: {records[0].summary} (ctrl+z in the queue undoes it)"
         else:
@@ -244,19 +249,16 @@ class ApprovalQueue(Vertical, can_focus=False):
         self.app.push_screen(confirm, lambda yes: decide("all") if yes else None)
 
     def undo(self, decision: Decision) -> None:
-        """Put things back as they were before ``decision``: memory reverted, the record pending again."""
-        if decision.change is not None:
-            result = self.store.undo(decision.change)
-            if not result.get("success"):
-                self._say(f"Not undone: {result.get('error', 'refused')}", error=True)
-                return
+        """Put things back as they were before ``decision`` (memory reverted, the record pending
+        again), recorded in the history as an undo of its change."""
         try:
-            self.pending.restore(decision.record)
+            undone = undo_change(decision.change_id, self.store, self.pending, BY_APP)
         except HermesError as exc:
-            self._say(f"Memory reverted, but the record was not restored: {exc}", error=True)
+            self._say(f"Not undone: {exc}", error=True)
+            return
         self.decided.remove(decision)
         verb = "approval" if decision.approved else "rejection"
-        self._finish(f"Undid the {verb} of {decision.record.id}: it is pending again.")
+        self._finish(f"Undid the {verb} of {decision.record.id}: {undone.message}")
 
     def _say(self, message: str, *, error: bool = False) -> None:
         self.post_message(MemoryOutcome(message, "error" if error else "information"))

@@ -12,13 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
 from engine.memory import MemoryStore, Usage
 from engine.memory.store import HEADERS, PromptView, build_prompt_view
+from hermes_tui.messages import MemoryHistoryRequested
 from hermes_tui.widgets.literal import literal
 from hermes_tui.widgets.memory_layout import fitting, header_forms, share_rows, whole_entries
 
@@ -136,9 +139,11 @@ class MemorySection(Vertical):
 
 
 class MemoryPanel(Vertical):
-    """Both memory sections, kept in step with the files on disk."""
+    """Both memory sections, kept in step with the files on disk; ``enter`` on a section, or a
+    click on its entries, opens where they came from (the memory history)."""
 
     BORDER_TITLE = "Memory"
+    BINDINGS = [Binding("enter", "history", "Where from")]
 
     def __init__(self, store: MemoryStore, memories_dir: Path, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -175,8 +180,22 @@ class MemoryPanel(Vertical):
         return tuple(stamps)
 
     def poll(self) -> None:
+        """A file moved: record it in the history if the change was made outside the store."""
         if self._stat() != self._mtimes:
+            self.store.sync_history()
             self.reload()
+
+    def _section_of(self, widget: object) -> MemorySection | None:
+        return next((s for s in self.query(MemorySection) if widget is s or s in getattr(widget, "ancestors", [])), None)
+
+    def action_history(self) -> None:
+        section = self._section_of(self.screen.focused)
+        self.post_message(MemoryHistoryRequested(section.target if section else None))
+
+    def on_click(self, event: events.Click) -> None:
+        section = self._section_of(event.widget)
+        if section is not None and event.widget is not None and event.widget.has_class("memory-entries"):
+            self.post_message(MemoryHistoryRequested(section.target))
 
     def reload(self) -> None:
         self._mtimes = self._stat()

@@ -139,3 +139,58 @@ def test_missing_memories_folder(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out.startswith("(memory is empty")
     assert run(tmp_path, "add", "--target", "memory", "first fact") == 0
     assert (tmp_path / "memories" / "MEMORY.md").read_text("utf-8") == "first fact"
+
+
+# ── history: memory log / memory undo ────────────────────────────────────────────────────────────
+def test_log_lists_changes_newest_first_with_who_and_texts(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(home, "log") == 0
+    assert "No memory changes recorded yet" in capsys.readouterr().out  # an upstream home: nothing recorded
+    assert run(home, "add", "--target", "user", "Uses Fish shell") == 0
+    assert run(home, "approve", "all") == 0
+    capsys.readouterr()
+    assert run(home, "log", "--target", "user") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "  user    add      you, with the command line" in lines[-2] and lines[-1] == "    + Uses Fish shell"
+    assert all(" user " in line for line in lines if not line.startswith("    "))
+
+
+def test_log_json_shape_and_undo_round_trip(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(home, "add", "--target", "memory", "Deploys on Fridays") == 0
+    capsys.readouterr()
+    assert run(home, "log", "--json") == 0
+    [change] = json.loads(capsys.readouterr().out)
+    assert set(change) == {"id", "at", "target", "action", "actor", "session_id", "message_id", "before", "after",
+                           "pending_id", "proposer", "undoes", "record"}
+    assert (change["action"], change["actor"], change["after"]) == ("add", "cli", "Deploys on Fridays")
+    assert run(home, "undo", change["id"]) == 0
+    assert capsys.readouterr().out.startswith(f"Undid {change['id']} (add in memory). Recorded as ")
+    assert "Deploys on Fridays" not in (home / "memories" / "MEMORY.md").read_text(encoding="utf-8")
+    assert run(home, "log", "--json") == 0
+    undo = json.loads(capsys.readouterr().out)[-1]
+    assert (undo["action"], undo["undoes"], undo["before"]) == ("remove", change["id"], "Deploys on Fridays")
+
+
+def test_undo_refusals_are_one_line_exit_1_and_change_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(home, "add", "--target", "memory", "Deploys on Fridays") == 0
+    assert run(home, "log", "--json") == 0
+    change_id = json.loads(capsys.readouterr().out.split("\n", 1)[1])[0]["id"]
+    assert run(home, "undo", change_id) == 0
+    before = _snapshot(home)
+    assert run(home, "undo", "nope") == 1
+    assert run(home, "undo", change_id) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("hermes-tui: no memory change with id 'nope' in ") and err[0].endswith(
+        "history.jsonl (see hermes-tui memory log).")
+    assert err[1].startswith(f"hermes-tui: change {change_id} was already undone by ")
+    assert _snapshot(home) == before
+
+
+def test_a_hand_edit_shows_in_the_log_as_one(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(home, "add", "--target", "memory", "Deploys on Fridays") == 0
+    path = home / "memories" / "MEMORY.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Fridays", "Mondays"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(home, "log", "--target", "memory") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "replace  a hand edit (the file changed outside hermes-tui)" in out[0]
+    assert out[1:3] == ["    - Deploys on Fridays", "    + Deploys on Mondays"]

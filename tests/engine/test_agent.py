@@ -298,3 +298,19 @@ def test_auto_prune_runs_at_start_and_keeps_open_sessions(tmp_path: Path, llm: L
     agent, db = start(home)
     assert db.get_session(old_ended) is None
     assert db.get_session(old_open) is not None
+
+
+def test_memory_writes_cite_the_session_and_the_message_holding_their_call(
+    tmp_path: Path, llm: LoopbackLLM, fixed_clock: float
+) -> None:
+    """Two calls in one reply cite that reply's row, not the first call's result stored between them."""
+    home = make_home(tmp_path, llm)
+    calls = [ToolCallSpec("memory", json.dumps({"action": "add", "target": "user", "content": text}), id=f"c{n}")
+             for n, text in enumerate(("Prefers tea", "Lives in Lyon"))]
+    llm.push(Reply(tool_calls=calls), Reply(text="Noted."))
+    agent, db = start(home)
+    agent.run_turn("remember two things", Events())
+    reply = next(m for m in db.get_messages(agent.session_id or "") if m.tool_calls)
+    changes = agent.memory.history.changes("user")
+    assert [(c.actor, c.session_id, c.message_id, c.after) for c in changes] == [
+        ("model", agent.session_id, reply.id, "Prefers tea"), ("model", agent.session_id, reply.id, "Lives in Lyon")]

@@ -24,7 +24,7 @@ class Reviews:
     def __init__(self) -> None:
         self.reviewed: list[str] = []
 
-    def review_now(self, session_id: str, messages: list[dict], on_event: Any) -> None:
+    def review_now(self, session_id: str, messages: list[dict], on_event: Any, message_id: int | None = None) -> None:
         self.reviewed.append(session_id)
 
 

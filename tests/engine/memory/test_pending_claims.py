@@ -152,7 +152,7 @@ class _StubStore:
     def __init__(self, during: Callable[[], None], result: dict | None = None) -> None:
         self.during, self.result = during, result
 
-    def add(self, target: str, content: str) -> dict:
+    def add(self, target: str, content: str, *, cause: object = None) -> dict:
         self.during()
         return self.result or {"success": True, "target": target, "message": "Entry added.", "usage": "1%",
                                "change": {"kind": "add", "content": content}}

@@ -42,6 +42,10 @@ def test_four_processes_adding_at_once_all_land(tmp_path: Path) -> None:
     entries = MemoryStore(tmp_path).entries("memory")
     assert len(entries) == 100
     assert set(entries) == {f"worker {w} fact {n}" for w in range(4) for n in range(25)}
+    changes, warnings = MemoryStore(tmp_path).history.read()  # every write recorded, whole, once
+    assert warnings == [] and len({c.id for c in changes}) == 100
+    assert sorted(c.after for c in changes) == sorted(entries) and {c.action for c in changes} == {"add"}
+    assert changes[-1].entries is not None and set(changes[-1].entries) == set(entries)
 
 
 @pytest.mark.slow
@@ -65,8 +69,12 @@ def test_sigkilled_writer_leaves_old_or_new_full_file(tmp_path: Path) -> None:
         assert text in (VERSION_A, VERSION_B)
         seen.add(text)
         assert store.entries("memory") in ([VERSION_A], [VERSION_B])
-        leftovers = [p.name for p in tmp_path.iterdir() if p.name not in ("MEMORY.md", "MEMORY.md.lock")]
+        ours = ("MEMORY.md", "MEMORY.md.lock", "history.jsonl", "history.jsonl.lock")
+        leftovers = [p.name for p in tmp_path.iterdir() if p.name not in ours]
         assert all(name.startswith(".") and name.endswith(".tmp") for name in leftovers)
+        assert len(store.history.read()[1]) <= 1  # at most the line a killed writer was appending
     assert seen == {VERSION_A, VERSION_B}  # the writer really was killed at different points
-    # the lock died with its holder: a later write goes through
+    # the lock died with its holder: a later write goes through, and cuts off any torn history line
     assert store.add("memory", "after the crashes")["success"]
+    changes, warnings = store.history.read()
+    assert warnings == [] and changes[-1].after == "after the crashes" and changes[-1].entries == store.entries("memory")

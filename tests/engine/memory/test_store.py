@@ -89,7 +89,8 @@ def test_add_success_shape_and_duplicate_is_a_no_op(store: MemoryStore) -> None:
     result = store.add("memory", "  Runs Ubuntu 22.04  ")
     assert result == {"success": True, "target": "memory", "message": "Entry added.",
                       "usage": "0% — 17/2,200 chars", "entry_count": 1,
-                      "change": {"action": "add", "target": "memory", "before": None, "after": "Runs Ubuntu 22.04"}}
+                      "change": {"action": "add", "target": "memory", "before": None, "after": "Runs Ubuntu 22.04"},
+                      "change_id": store.history.changes()[-1].id}
     again = store.add("memory", "Runs Ubuntu 22.04")
     assert again["success"] and again["message"] == "Entry already exists (no duplicate added)."
     assert store.entries("memory") == ["Runs Ubuntu 22.04"]
@@ -221,7 +222,8 @@ def test_failed_replace_leaves_no_partial_or_temp_file(store: MemoryStore, monke
     with pytest.raises(MemoryFileError, match=r"MEMORY\.md: cannot be written \(Permission denied\); the file is unchanged"):
         store.add("memory", "new")
     assert store.path("memory").read_text(encoding="utf-8") == "keep me"
-    assert _files(store.memories_dir) == {"MEMORY.md", "MEMORY.md.lock"}
+    assert _files(store.memories_dir) == {"MEMORY.md", "MEMORY.md.lock", "history.jsonl", "history.jsonl.lock"}
+    assert [c.after for c in store.history.changes()] == ["keep me"]  # the failed write is not recorded
 
 
 def test_non_utf8_file_is_named_in_the_error(store: MemoryStore) -> None:
