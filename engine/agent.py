@@ -326,6 +326,14 @@ class Agent:
         """Flush and end the session; with ``on_event`` the session-end memory review runs too."""
         self.live.close(on_event)
 
+    def wait_for_turn(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` for a running turn to return (a cancelled one stores what was
+        shown within a fraction of a second); True when none runs any more."""
+        if not self._turn_lock.acquire(timeout=timeout_s):
+            return False
+        self._turn_lock.release()
+        return True
+
     def wait_for_background(self, timeout_s: float) -> None:
         """Give background titles and reviews up to ``timeout_s`` in total (short-lived commands)."""
         deadline = time.monotonic() + timeout_s

@@ -96,6 +96,7 @@ class HermesApp(App):
         self.slash_registry = SlashRegistry()
         self.agent = start_agent(self.ask_approval)
         self.bridge: EventBridge | None = None
+        self.quit_mid_turn = False  # the user quit while a turn ran: leaving must not wait on the model
         display = self.agent.config.display
         self.saved_theme = display.theme  # what config.yaml holds; a switch to another is saved
         # Themes are set before the first style pass: set later, every widget is styled twice.
@@ -444,4 +445,10 @@ class HermesApp(App):
         await self._info(self.slash_registry.help_text(keys))
 
     async def slash_quit(self, args: str) -> None:
+        await self.action_quit()
+
+    async def action_quit(self) -> None:
+        """ctrl+q and /quit: the turn's worker is cancelled as the app closes (its request's
+        socket is shut at once); ``quit_mid_turn`` tells the launcher not to wait on the model."""
+        self.quit_mid_turn = self.busy
         self.exit()

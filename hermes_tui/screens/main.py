@@ -3,7 +3,8 @@
 It lays widgets out and routes the user's input; engine events reach the widgets through
 ``hermes_tui.event_bridge`` and commands are run by the app. It is built with what it needs
 (``MainDeps``) and never reaches for the app or the agent. ``busy`` — a turn is running — is a
-reactive: setting it dims the prompt, marks the status bar and puts "Stop reply" in the footer.
+reactive: setting it dims the prompt, starts the status bar's phase field and puts "Stop reply" in
+the footer.
 """
 
 from __future__ import annotations
@@ -107,18 +108,28 @@ class MainScreen(Screen):
         """While a reply streams the prompt looks dimmed, but stays typable (the footer follows
         through ``bindings=True``)."""
         self.prompt.set_class(busy, "-busy")
-        self.status.set(busy=busy)
+        self.status.set(busy=busy, phase=None)  # a new turn has no phase yet; an ended one has none
+
+    @property
+    def at_home(self) -> bool:
+        return self.focused is None or self.focused is self.prompt
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape stops a streaming reply (and says so in the footer); otherwise it goes home."""
+        """Escape always brings you home first: from anywhere else it focuses the prompt; at the
+        prompt it stops a streaming reply (and the footer says so)."""
         if action == "cancel_reply":
-            return self.busy
+            return self.busy and self.at_home
         if action == "go_home":
-            return not self.busy
+            return not (self.busy and self.at_home)
         return True
 
     def action_go_home(self) -> None:
-        """Escape from the chat log, the memory panel, the queue or a button: back to the prompt."""
+        """Escape from the chat log, the memory panel, the queue, a tool row or a button."""
+        self.prompt.focus()
+
+    def on_screen_resume(self) -> None:
+        """A dialog, a browser or the palette closed (by escape or an answer): home again, not
+        where focus was before it opened."""
         self.prompt.focus()
 
     def on_key(self, event: events.Key) -> None:
