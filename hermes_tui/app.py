@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+from functools import partial
 import threading
 import time
 from concurrent.futures import Future
@@ -34,7 +35,7 @@ from engine.memory.store import HEADERS
 from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
 from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested, TextArrived
-from hermes_tui.palette import SlashCommandsProvider
+from hermes_tui.palette import AppActionsProvider, PaletteAction, SlashCommandsProvider
 from hermes_tui.screens.main import MainDeps, MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
 from hermes_tui.themes import DEFAULT_THEME, apply_theme, register_themes
@@ -74,8 +75,8 @@ class HermesApp(App):
     """One agent, one main screen; keyboard-first (footer, ctrl+p palette, /help)."""
 
     TITLE = "hermes-tui"
-    CSS_PATH = ["screens/main.tcss", "widgets/chat.tcss", "widgets/side.tcss"]
-    COMMANDS = App.COMMANDS | {SlashCommandsProvider}
+    CSS_PATH = ["screens/main.tcss", "widgets/chat.tcss", "widgets/side.tcss", "widgets/focus.tcss"]
+    COMMANDS = App.COMMANDS | {SlashCommandsProvider, AppActionsProvider}
     BINDINGS = [
         Binding("ctrl+n", "slash('/new')", "New"),
         Binding("f5", "slash('/copy')", "Copy reply"),
@@ -261,6 +262,15 @@ class HermesApp(App):
     def action_retry(self) -> None:
         if not self.busy:
             self._start(self.agent.retry)
+
+    def palette_actions(self) -> list[PaletteAction]:
+        """Everything besides the slash commands, for the ctrl+p palette (``AppActionsProvider``)."""
+        turn = (PaletteAction("Stop the reply", "esc at the prompt", self.cancel_turn) if self.busy
+                else PaletteAction("Retry the last message", "ctrl+r", self.action_retry))
+        themes = [PaletteAction(f"Theme: {name}", "switch theme (saved as display.theme)",
+                                partial(apply_theme, self, name), literal=True)
+                  for name in sorted(self.available_themes)]
+        return [turn, *self.main.palette_actions(), *themes]
 
     # ----- slash commands ---------------------------------------------------------------------
 

@@ -108,6 +108,19 @@ class SlashRegistry:
             return f"Unknown command /{name}. Did you mean {listed}? (/help lists all)"
         return f"Unknown command /{name}. Type /help to list commands."
 
+    def matching(self, text: str) -> list[SlashCommand]:
+        """The commands a prompt starting with ``/`` (and no space yet) may be typing: names that
+        start with the word first, then names holding it, then (from three letters on) commands
+        with a word of their summary starting with it (``/clip`` finds ``/copy``)."""
+        if not text.startswith("/") or text.startswith("//") or any(ch.isspace() for ch in text):
+            return []
+        word = text[1:].lower()
+        first = [c for c in self if c.name.startswith(word)]
+        inside = [c for c in self if c not in first and word in c.name]
+        described = [c for c in self if c not in first + inside and len(word) >= 3
+                     and any(w.startswith(word) for w in c.summary.lower().split())]
+        return first + inside + described
+
     def complete(self, text: str) -> list[str]:
         """Completions for what is typed so far: command names, then a command's sub-words."""
         if not text.startswith("/") or "\n" in text:

@@ -22,7 +22,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Static, TextArea
 
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
-from hermes_tui.messages import ApprovalRequested, PendingChanged
+from hermes_tui.messages import ApprovalRequested, ChatScrollRequested, PendingChanged
+from hermes_tui.palette import PaletteAction
 from hermes_tui.slash_commands import SlashRegistry
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue
@@ -30,6 +31,7 @@ from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.memory_panel import MemoryPanel
 from hermes_tui.widgets.prompt_input import PromptInput
+from hermes_tui.widgets.slash_menu import SlashMenu
 from hermes_tui.widgets.status_bar import StatusBar
 
 
@@ -73,7 +75,9 @@ class MainScreen(Screen):
                 yield ChatLog(id="chat")
                 yield Static("new output ↓", id="new-output")
                 yield Static("", id="completions")
-                yield PromptInput(deps.registry, id="prompt")
+                menu = SlashMenu(deps.registry, id="slash-menu")
+                yield menu
+                yield PromptInput(deps.registry, menu=menu, id="prompt")
             with Vertical(id="side"):
                 yield MemoryPanel(deps.memory, deps.memory.memories_dir, id="memory")
                 yield ApprovalQueue(deps.pending, deps.memory, id="approvals")
@@ -151,7 +155,11 @@ class MainScreen(Screen):
         self.query_one("#new-output").display = self.chat.unseen
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
-        matches = self.prompt.completions
+        """``/`` opens the command list, which filters as the user types; after a command's name
+        the one-line hint offers its sub-words."""
+        menu = self.query_one(SlashMenu)
+        menu.filter(self.prompt.text)
+        matches = [] if menu.is_open else self.prompt.completions
         hint = self.query_one("#completions", Static)
         hint.update(Content.assemble("   ".join(matches[:8]), ("   (tab)", "dim")) if matches else Content(""))
         hint.display = bool(matches)
@@ -172,6 +180,23 @@ class MainScreen(Screen):
         self.approvals.reload()
         self.status.set(pending=self.approvals.count)
 
+    def palette_actions(self) -> list[PaletteAction]:
+        """This screen's actions for the ctrl+p palette. A single write is decided in the queue
+        (enter / delete on its row); the bulk decisions ask first, as ctrl+a / ctrl+d do."""
+        approvals = self.approvals
+        return [
+            PaletteAction("Toggle the memory panel", "F2", self.action_toggle_side),
+            PaletteAction("Review pending memory writes", "F3; then enter approves, delete rejects the selected one",
+                          self.action_focus_approvals),
+            PaletteAction("Fold or unfold the approval queue", "F4", self.action_toggle_approvals),
+            PaletteAction("Approve all pending memory writes…", "asks first (ctrl+a in the queue)",
+                          approvals.action_approve_all),
+            PaletteAction("Reject all pending memory writes…", "asks first (ctrl+d in the queue)",
+                          approvals.action_reject_all),
+            PaletteAction("Undo the last approval or rejection", "ctrl+z in the queue", approvals.action_undo),
+            PaletteAction("Jump to the latest output", "end", self.action_jump_to_end),
+        ]
+
     def action_cancel_reply(self) -> None:
         self.deps.cancel_turn()
 
@@ -190,6 +215,17 @@ class MainScreen(Screen):
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id == "new-output":
             self.action_jump_to_end()
+
+    def on_chat_scroll_requested(self, event: ChatScrollRequested) -> None:
+        chat = self.chat
+        if event.where == "page_up":
+            chat.scroll_page_up(animate=False)
+        elif event.where == "page_down":
+            chat.scroll_page_down(animate=False)
+        elif event.where == "top":
+            chat.scroll_home(animate=False)
+        if event.where == "bottom" or chat.is_vertical_scroll_end:
+            self.action_jump_to_end()  # back at the bottom: follow new output again
 
     def action_jump_to_end(self) -> None:
         self.chat.jump_to_end()
