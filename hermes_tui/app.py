@@ -34,7 +34,7 @@ from engine.memory import ApprovalDecision, ApprovalRequest
 from engine.memory.store import HEADERS
 from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
-from hermes_tui.messages import ApprovalRequested, PromptSubmitted, RetryRequested, TextArrived
+from hermes_tui.messages import ApprovalRequested, CopyRequested, PromptSubmitted, RetryRequested, TextArrived
 from hermes_tui.palette import AppActionsProvider, PaletteAction, SlashCommandsProvider
 from hermes_tui.screens.main import MainDeps, MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
@@ -419,11 +419,20 @@ class HermesApp(App):
         await self._report(report(literal_line(f"Usage — {self.session_label()}"), lines))
 
     async def slash_copy(self, args: str) -> None:
-        reply = self.main.chat.last_reply_text()
+        """The message selected in the chat (up/down there), else the last reply."""
+        chat = self.main.chat
+        selected = chat.cursor.entry if self.focused is chat else None
+        if selected is not None:
+            chat.action_copy_item()
+            return
+        reply = chat.last_reply_text()
         if reply is None:
             raise BadInputError("/copy: there is no reply to copy yet.")
-        self.copy_to_clipboard(visible(reply))  # what is on screen: never raw terminal escapes
-        self.notify(f"Copied the last reply ({len(reply):,} characters).")
+        self.on_copy_requested(CopyRequested(reply, "the last reply"))
+
+    def on_copy_requested(self, message: CopyRequested) -> None:
+        self.copy_to_clipboard(visible(message.text))  # what is on screen: never raw terminal escapes
+        self.notify(f"Copied {message.what} ({len(message.text):,} characters).")
 
     async def slash_theme(self, args: str) -> None:
         if not args:

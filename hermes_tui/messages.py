@@ -25,6 +25,14 @@ class ChatScrollRequested(Message):
 
 
 @dataclass
+class CopyRequested(Message):
+    """Put ``text`` on the clipboard; ``what`` names it in the confirmation ("the last reply")."""
+
+    text: str
+    what: str
+
+
+@dataclass
 class RetryRequested(Message):
     """Run the last user message again after a failed turn."""
 
