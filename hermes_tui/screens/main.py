@@ -132,9 +132,10 @@ class MainScreen(Screen):
         self.prompt.focus()
 
     def on_screen_resume(self) -> None:
-        """A dialog, a browser or the palette closed (by escape or an answer): home again, not
-        where focus was before it opened."""
-        self.prompt.focus()
+        """A browser, the palette or a dialog closed: home again — except in the approval queue,
+        where review goes on after a bulk dialog's answer (escape then brings you home)."""
+        if self.focused is not self.query_one("#approval-list"):
+            self.prompt.focus()
 
     def on_key(self, event: events.Key) -> None:
         """Printable text typed outside a text input is meant for the prompt: it goes there.

@@ -16,6 +16,7 @@ from engine.memory import PendingQueue
 from hermes_tui.app import HermesApp
 from hermes_tui.loopback_llm import HttpError, Hold, LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.screens.confirm import Confirm
+from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.approval_queue import PendingList
 from hermes_tui.widgets.chat_log import ChatLog
@@ -89,11 +90,12 @@ async def test_escape_goes_home_first_while_a_reply_streams_and_stops_it_from_th
     close_app(app)
 
 
-async def test_closing_a_dialog_a_browser_or_the_palette_brings_focus_home(busy_home: Path) -> None:
+async def test_closing_a_browser_or_the_palette_brings_focus_home_and_a_dialog_back_to_the_queue(
+        busy_home: Path) -> None:
     app = make_app(busy_home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        for keys, shown in ((("f3", "ctrl+a"), Confirm), (("f7",), SessionsScreen), (("ctrl+p",), CommandPalette)):
+        for keys, shown in ((("f7",), SessionsScreen), (("ctrl+f",), SearchScreen), (("ctrl+p",), CommandPalette)):
             app.main.chat.focus()
             await pilot.pause()
             await pilot.press(*keys)
@@ -101,6 +103,13 @@ async def test_closing_a_dialog_a_browser_or_the_palette_brings_focus_home(busy_
             await pilot.press("escape")
             await wait_until(pilot, lambda: app.screen is app.main)
             assert app.focused is app.main.prompt, f"after {shown.__name__}"
+        await pilot.press("f3", "ctrl+a")
+        await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        assert isinstance(app.focused, PendingList)  # the review goes on where it was
+        await pilot.press("escape")
+        assert app.focused is app.main.prompt
         assert PendingQueue(busy_home).count() == 1  # the dialog's escape decided nothing
     close_app(app)
 
