@@ -113,8 +113,11 @@ class PromptInput(TextArea):
             await super()._on_key(event)
 
     def _menu_key(self, menu: SlashMenu, key: str) -> bool:
-        """Keys for the open command list; False for a key that is not the list's."""
+        """Keys for the open command list; False for a key that is not the list's (enter on a
+        command typed in full sends it as typed)."""
         command = menu.chosen
+        if key == "enter" and command is not None and self.text.strip() == f"/{command.name}":
+            return False
         if key in ("up", "down"):
             menu.move(-1 if key == "up" else 1)
         elif key == "escape":
