@@ -38,9 +38,9 @@ from bench.record import append_run
 from engine.agent import Agent
 from engine.config import load_config
 from engine.memory import MemoryStore
+from engine.prompt.prefix import cache_order, common_prefix_len
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
-from hermes_tui.loopback_llm.script import common_prefix_len
 
 ROOT = Path(__file__).resolve().parents[1]
 TURNS = 30
@@ -83,15 +83,11 @@ def seed_history(home: Path) -> None:
 
 
 def cache_order_bytes(body: dict, system_override: str | None = None, id_map: dict | None = None) -> bytes:
-    """Tools, then system, then messages — each canonical JSON — the order a prompt cache sees."""
+    """Tools, then system, then messages, the order a prompt cache sees (``engine.prompt.prefix``)."""
     messages = body["messages"]
     system = messages[0]["content"] if system_override is None else system_override
-    parts = [json.dumps(body.get("tools", []), sort_keys=False), json.dumps(system)]
-    for message in messages[1:]:
-        if id_map:
-            message = rewrite_ids(message, id_map)
-        parts.append(json.dumps(message, sort_keys=False))
-    return "\n".join(parts).encode()
+    rest = [rewrite_ids(m, id_map) if id_map else m for m in messages[1:]]
+    return cache_order(body.get("tools", []), system, rest).data
 
 
 def rewrite_ids(message: dict, id_map: dict) -> dict:
@@ -101,12 +97,12 @@ def rewrite_ids(message: dict, id_map: dict) -> dict:
     return json.loads(text)
 
 
-def last_user_offset(body: dict, encoded: bytes) -> int:
+def last_user_offset(body: dict) -> int:
     """Byte offset where the last user message starts in ``cache_order_bytes`` output."""
     messages = body["messages"]
-    index = max(i for i, m in enumerate(messages) if m["role"] == "user")
-    prefix = cache_order_bytes({**body, "messages": messages[:index]})
-    return len(prefix) + 1
+    start = cache_order(body.get("tools", []), messages[0]["content"], messages[1:]).last_user_start()
+    assert start is not None, "a conversation request holds a user message"
+    return start
 
 
 def run_session(recall: bool, work: Path) -> tuple[list[dict], list[str]]:
@@ -172,7 +168,7 @@ def measure(bodies: list[dict], live_memory: list[str]) -> dict[str, Any]:
             same_tools += json.dumps(prev_body.get("tools")) == json.dumps(body.get("tools"))
             common = common_prefix_len(prev_encoded, encoded)
             ratios.append(common / len(prev_encoded))
-            reaches_user += common >= last_user_offset(prev_body, prev_encoded)
+            reaches_user += common >= last_user_offset(prev_body)
             assert previous_naive is not None
             naive_ratios.append(common_prefix_len(previous_naive, naive) / len(previous_naive))
         previous, previous_naive = (body, encoded), naive

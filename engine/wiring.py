@@ -28,7 +28,7 @@ from engine.security.redact import make_redactor
 from engine.session_search import make_search_tool
 from engine.store import SessionDB
 from engine.tools import ToolBox
-from engine.usage import UsageMeter
+from engine.usage import Billing, UsageMeter
 
 AskApproval = Callable[[ApprovalRequest], ApprovalDecision]
 Warn = Callable[[str], None]
@@ -99,6 +99,13 @@ class AgentParts:
     compressor: LiveCompressor
 
 
+def billing_of(config: Config, provider: Provider | None) -> Billing:
+    """Who serves the conversation's requests, and the price entry they are charged by."""
+    if provider is None:
+        return Billing()
+    return Billing(provider.name, provider.base_url, config.pricing.table().pricer(provider.model, provider.base_url))
+
+
 def build_parts(config: Config, db: SessionDB, provider: Provider | None, *, ask_approval: AskApproval | None,
                 source: str, cwd: Path, warn: Warn) -> AgentParts:
     """Every part, in the order their warnings should be read."""
@@ -118,7 +125,7 @@ def build_parts(config: Config, db: SessionDB, provider: Provider | None, *, ask
     log = SessionLogger(config.home, config.model.name, config.model.base_url, source, tools.schemas,
                         make_redactor(config)) if config.sessions.write_json_snapshots else None
     live = LiveSession(db, model=config.model.name, source=source, cwd=cwd, recall=recall, reviewer=reviewer,
-                       usage=UsageMeter(db, window), new_prompt=PromptSnapshots(config, memory, recall, source, cwd, warn),
+                       usage=UsageMeter(db, window, billing_of(config, provider)), new_prompt=PromptSnapshots(config, memory, recall, source, cwd, warn),
                        log=log, warn=warn)
     compressor = LiveCompressor(CompressionSettings.from_config(config, window), reviewer=reviewer, recall=recall,
                                 summary_provider=lambda: aux["compression"])

@@ -408,15 +408,16 @@ class HermesApp(App):
         self.notify(f"Memory {action} ({target}) — {store.usage(target).text}", title="Memory")
 
     async def slash_usage(self, args: str) -> None:
-        t, agent = self.agent.totals, self.agent
+        """The prompt-cache inspector over the live session's requests (``hermes_tui.screens.usage``)."""
+        from hermes_tui.screens.usage import UsageScreen
+
+        agent, meter = self.agent, self.agent.usage
         measured = "not measured yet" if agent.last_prompt_tokens is None else f"{agent.last_prompt_tokens:,}"
-        lines = [
-            Content(f"• context: {measured} of {agent.context_window:,} tokens "
-                    f"({context_pct(agent.last_prompt_tokens, agent.context_window)})"),
-            Content(f"• input {t.input_tokens:,} · output {t.output_tokens:,} tokens over {t.api_calls} calls"),
-            Content(f"• cache read {t.cache_read_tokens:,} · cache write {t.cache_write_tokens:,}"),
-        ]
-        await self._report(report(literal_line(f"Usage — {self.session_label()}"), lines))
+        context = (f"context: {measured} of {agent.context_window:,} tokens "
+                   f"({context_pct(agent.last_prompt_tokens, agent.context_window)})")
+        if self._open_browser(UsageScreen) is None:
+            self.push_screen(UsageScreen(lambda: list(meter.requests), label=self.session_label(),
+                                         priced_as=meter.billing.pricer.priced_as, context=context))
 
     async def slash_copy(self, args: str) -> None:
         """The message selected in the chat (up/down there), else the last reply."""

@@ -47,7 +47,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
     ),
     SlashCommand("sessions", "", "browse session lineages: resume, rename, delete (F7)"),
     SlashCommand("search", "[QUERY]", "search past sessions as you type (ctrl+f)"),
-    SlashCommand("usage", "", "token and cache figures for this session"),
+    SlashCommand("usage", "", "prompt-cache inspector: tokens, cache share, cost, prefix breaks"),
     SlashCommand("copy", "", "copy the last reply (or the message selected in the chat) to the clipboard"),
     SlashCommand("theme", "[NAME]", "switch theme (list themes without an argument)"),
     SlashCommand("help", "", "list commands and keys"),

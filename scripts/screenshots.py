@@ -30,6 +30,7 @@ from hermes_tui.app import HermesApp  # noqa: E402
 from hermes_tui.demo.run import demo_home  # noqa: E402
 from hermes_tui.screens.search import SearchScreen  # noqa: E402
 from hermes_tui.screens.sessions import SessionsScreen  # noqa: E402
+from hermes_tui.screens.usage import UsageScreen  # noqa: E402
 from hermes_tui.themes import register_themes  # noqa: E402
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt  # noqa: E402
 
@@ -84,6 +85,16 @@ async def search_cjk(pilot: Pilot, app: HermesApp) -> None:
     await wait_for(pilot, lambda: screen.shown_query == "支付" and screen.query(".focused-match"))
 
 
+async def prompt_cache(pilot: Pilot, app: HermesApp) -> None:
+    app.agent.set_write_approval(False)
+    for text in ("Show me a retry helper with backoff", "How do I run the postgres migration?", "Thanks, and a retry in Go?"):
+        await send(pilot, app, text)
+    app.main.prompt.text = "/usage"
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, UsageScreen) and app.screen.is_mounted)
+    await wait_for(pilot, lambda: app.screen.table.row_count == 3)
+
+
 async def light_theme(pilot: Pilot, app: HermesApp) -> None:
     app.theme = "hermes-light"
     await lineage_tree(pilot, app)
@@ -95,6 +106,7 @@ SHOTS: dict[str, Shot] = {
     "lineage_tree": lineage_tree,
     "search_cjk": search_cjk,
     "light_theme": light_theme,
+    "prompt_cache": prompt_cache,
 }
 
 

@@ -7,9 +7,10 @@ and never dropped. A bad value is reported with its dotted key and the file it c
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from engine.errors import ConfigError
+from engine.pricing import check_price_table
 
 DEFAULTS: dict[str, Any] = {
     "model": {
@@ -52,6 +53,8 @@ DEFAULTS: dict[str, Any] = {
     "prompt_caching": {"cache_ttl": "5m"},
     "display": {"theme": "hermes-dark", "memory_notifications": "on"},
     "security": {"redact_secrets": True},
+    # US dollars per million tokens, over the dated defaults in engine.pricing
+    "pricing": {"local_servers_free": True, "models": {}},
 }
 
 # Keys whose value must be one of a fixed set.
@@ -66,6 +69,11 @@ OPTIONAL_TYPES: dict[str, type] = {
     "model.base_url": str,
     "model.api_key_env": str,
     "model.context_length": int,
+}
+
+# Open mappings (the user names the keys) with a check of their own.
+CHECKS: dict[str, Callable[[Path, Any], None]] = {
+    "pricing.models": check_price_table,
 }
 
 # Numeric keys with a valid range (inclusive).
@@ -121,7 +129,9 @@ def validate(path: Path, user: dict[str, Any], defaults: dict[str, Any] = DEFAUL
         if key not in defaults:
             continue  # unknown keys are the user's business and are kept as they are
         default = defaults[key]
-        if isinstance(default, dict):
+        if dotted in CHECKS:
+            CHECKS[dotted](path, value)
+        elif isinstance(default, dict):
             if value is None or (dotted == "model" and isinstance(value, str)):
                 continue  # null = defaults; ``model: NAME`` is upstream's short form
             if not isinstance(value, dict):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Generic, Mapping, TypeVar
 
 from engine.config.schema import DEFAULTS
+from engine.pricing import PriceTable
 
 S = TypeVar("S")
 
@@ -78,6 +79,16 @@ class SecurityConfig:
     redact_secrets: bool
 
 
+@dataclass(frozen=True)
+class PricingConfig:
+    local_servers_free: bool  # a loopback or localhost base_url costs nothing
+    models: Mapping[str, Mapping[str, float]]  # checked by engine.pricing.check_price_table
+
+    def table(self) -> PriceTable:
+        """The dated defaults with these entries over them."""
+        return PriceTable.from_settings(self.models, self.local_servers_free)
+
+
 class _Section(Generic[S]):
     """``Config.<name>``: the typed section, built from the merged (hence complete, already
     validated) mapping on first use and then kept on the instance."""
@@ -128,3 +139,4 @@ class Config:
     prompt_caching = _Section(PromptCachingConfig)
     display = _Section(DisplayConfig)
     security = _Section(SecurityConfig)
+    pricing = _Section(PricingConfig)

@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.providers.base import Provider, ReplyState, SDKErrors
-from engine.providers.types import ChatRequest, StreamText, StreamToolCall, call_result_id
+from engine.providers.types import ChatRequest, StreamText, StreamToolCall, call_result_id, sent_message
 
 if TYPE_CHECKING:
     import openai
 
-_MESSAGE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
 # Keys of upstream's Responses-style calls that strict chat-completions servers refuse.
 _RESPONSES_CALL_KEYS = ("call_id", "response_item_id")
 
@@ -31,7 +30,7 @@ def _wire_call(call: dict[str, Any]) -> dict[str, Any]:
 
 def _wire_message(message: dict[str, Any]) -> dict[str, Any]:
     """A canonical message with only the keys chat completions accepts, ``None`` values left out."""
-    wire = {key: message[key] for key in _MESSAGE_KEYS if message.get(key) is not None}
+    wire = sent_message(message)
     if wire.get("tool_calls"):
         wire["tool_calls"] = [_wire_call(call) for call in wire["tool_calls"]]
     return wire

@@ -18,6 +18,16 @@ class ChatRequest:
     temperature: float | None = None
 
 
+# The keys of a canonical message that a provider is sent; the rest (timestamps, finish
+# reasons, reasoning) are the store's.
+WIRE_MESSAGE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
+
+
+def sent_message(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A canonical message with only the keys a provider is sent, ``None`` values left out."""
+    return {key: message[key] for key in WIRE_MESSAGE_KEYS if message.get(key) is not None}
+
+
 @dataclass
 class ToolCall:
     id: str

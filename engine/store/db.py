@@ -32,6 +32,7 @@ from engine.store.connection import (
 )
 from engine.store.lineage import LineageMoved
 from engine.store.listing import fetch_sessions, readable_time, recent_session_ids
+from engine.store.usage_rows import SessionUsage, usage_rows
 from engine.store.maintenance import Redactor, Removal
 from engine.store.messages import (
     ACTIVE,
@@ -344,14 +345,22 @@ class SessionDB:
         cache_write_tokens: int = 0,
         reasoning_tokens: int = 0,
         api_calls: int = 0,
+        billing_provider: str | None = None,
+        billing_base_url: str | None = None,
     ) -> None:
-        """Add one call's token counts; ``tool_call_count`` is not here: storing the calls counts them."""
+        """Add one call's token counts; ``tool_call_count`` is not here: storing the calls counts them.
+
+        The billing provider and base URL (upstream's columns) are set by the first call that
+        names them and kept after: they say where a session's tokens were priced.
+        """
         values = dict(
             input_tokens=input_tokens, output_tokens=output_tokens, cache_read_tokens=cache_read_tokens,
             cache_write_tokens=cache_write_tokens, reasoning_tokens=reasoning_tokens, api_calls=api_calls,
         )
         sets = ", ".join(f"{col} = COALESCE({col}, 0) + ?" for col in USAGE_COLUMNS.values())
-        self._update(session_id, f"UPDATE sessions SET {sets} WHERE id = ?", [int(values[k]) for k in USAGE_COLUMNS])
+        sets += ", billing_provider = COALESCE(billing_provider, ?), billing_base_url = COALESCE(billing_base_url, ?)"
+        params = [*(int(values[k]) for k in USAGE_COLUMNS), billing_provider, billing_base_url]
+        self._update(session_id, f"UPDATE sessions SET {sets} WHERE id = ?", params)
 
     # -- messages -------------------------------------------------------------------------
     def append_messages(self, session_id: str, messages: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -552,6 +561,10 @@ class SessionDB:
 
     def stats(self) -> dict[str, Any]:
         return self._read(lambda c: maintenance.stats(c, self._db_bytes()))
+
+    def usage_rows(self) -> list[SessionUsage]:
+        """Every session that made model calls, with its token tally and billing (oldest first)."""
+        return self._read(usage_rows)
 
     def _db_bytes(self) -> int:
         return sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())

@@ -6,6 +6,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Union
 
+from engine.prompt.prefix import common_prefix_len
+
 
 @dataclass
 class ToolCallSpec:
@@ -128,18 +130,6 @@ class SimulatedUsage:
     output_tokens: int
     cache_read_tokens: int
     cache_write_tokens: int
-
-
-def common_prefix_len(a: bytes, b: bytes) -> int:
-    """Length of the longest common prefix of two byte strings (binary search over slices)."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def simulate_usage(body: bytes, previous: bytes | None, reply_text: str, override: Usage | None) -> SimulatedUsage:

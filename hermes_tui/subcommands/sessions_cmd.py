@@ -15,8 +15,10 @@ from engine import clock
 from engine.errors import RefusedError, StoreError
 from engine.store import Removal, Session, TreeNode
 from engine.tokens import content_text
+from engine.usage_report import usage_report
 from hermes_tui.context import CommandContext
 from hermes_tui.formatting import one_line, relative_time, table, truncate, utc_text
+from hermes_tui.usage_text import print_usage
 
 LIST_HEADERS = ("Title", "Preview", "Last active", "ID")
 LIST_WIDTHS = (32, 44, 16, 24)
@@ -236,8 +238,9 @@ def cmd_prune(args: argparse.Namespace, ctx: CommandContext) -> int:
 
 def cmd_stats(args: argparse.Namespace, ctx: CommandContext) -> int:
     stats = ctx.db.stats()
+    usage = usage_report(ctx.db.usage_rows(), ctx.config.pricing.table())
     if args.json:
-        print_json(stats)
+        print_json({**stats, **usage.to_json()})
         return 0
     print(f"Sessions  {stats['sessions']}")
     print(f"Messages  {stats['messages']}")
@@ -246,6 +249,7 @@ def cmd_stats(args: argparse.Namespace, ctx: CommandContext) -> int:
     print(f"Database  {stats['db_bytes'] / 1_048_576:.1f} MiB ({ctx.db.path})")
     print(f"Oldest    {utc_text(stats['oldest'])}")
     print(f"Newest    {utc_text(stats['newest'])}")
+    print_usage(usage)
     return 0
 
 

@@ -140,7 +140,8 @@ def test_stats(upstream_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(upstream_home, "sessions", "stats", "--json") == 0
     stats = json.loads(capsys.readouterr().out)
     assert (stats["sessions"], stats["messages"], stats["by_source"]) == (12, 29, {"cli": 10, "telegram": 2})
-    assert set(stats) == {"sessions", "messages", "by_source", "db_bytes", "oldest", "newest"}
+    assert set(stats) == {"sessions", "messages", "by_source", "db_bytes", "oldest", "newest",
+                          "usage", "usage_by_session", "usage_by_week"}  # the usage keys of issue 16
     assert run(upstream_home, "sessions", "stats") == 0
     assert "Messages  29" in capsys.readouterr().out
 

@@ -12,7 +12,7 @@ from engine.compression import CompressionSettings, is_summary_message
 from engine.events import CompressionDone, Notice, SessionSwitched
 from engine.live_compression import LiveCompressor
 from engine.live_session import LiveSession
-from engine.providers import TokenUsage
+from engine.providers import ChatRequest, TokenUsage
 from engine.recall import RecallManager
 from engine.store import SessionDB
 from engine.usage import UsageMeter
@@ -44,7 +44,7 @@ def setup(db: SessionDB, tmp_path: Path, turns: int = 6) -> tuple[LiveSession, L
 def test_due_follows_the_last_prompt_and_estimates_without_one(db: SessionDB, tmp_path: Path) -> None:
     session, compressor, _ = setup(db, tmp_path, turns=1)
     assert not compressor.due(session, [])  # about 200 tokens of a 4,000-token window
-    session.usage.record(session.session_id or "", TokenUsage(input_tokens=2500))
+    session.usage.record(session.session_id or "", TokenUsage(input_tokens=2500), ChatRequest(system="", messages=[]), recall=False)
     assert compressor.due(session, [])
 
 
@@ -61,7 +61,7 @@ def test_a_compression_continues_in_a_child_with_a_fresh_snapshot(db: SessionDB,
     session, compressor, reviews = setup(db, tmp_path)
     session.set_title("Build log")
     parent = session.session_id or ""
-    session.usage.record(parent, TokenUsage(input_tokens=3000))
+    session.usage.record(parent, TokenUsage(input_tokens=3000), ChatRequest(system="", messages=[]), recall=False)
     events: list[Any] = []
     compressor.compress(session, None, [], events.append)
     child = db.require_session(session.session_id or "")

@@ -11,7 +11,7 @@ import pytest
 
 from engine.events import Notice, Recap, SessionSwitched
 from engine.live_session import LiveSession, SessionLogger
-from engine.providers import TokenUsage
+from engine.providers import ChatRequest, TokenUsage
 from engine.recall import RecallManager
 from engine.security.redact import redact
 from engine.store import SessionDB
@@ -87,7 +87,7 @@ def test_new_ends_the_session_with_its_review_and_starts_over(db: SessionDB, tmp
     session.open(resume=None, continue_title=None)
     say(session, "hello", "hi")
     old = session.session_id
-    session.usage.record(old or "", TokenUsage(input_tokens=900))
+    session.usage.record(old or "", TokenUsage(input_tokens=900), ChatRequest(system="", messages=[]), recall=False)
     events: list[Any] = []
     session.start_new(events.append)
     assert events == [SessionSwitched(old, "", "new")]

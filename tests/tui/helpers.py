@@ -43,13 +43,16 @@ def make_app(home: Path, *, approval_timeout: float = 120.0, approval_idle: floa
     """
     config = load_config(home)
     db = SessionDB.open_home(home)
-    return HermesApp(
+    app = HermesApp(
         lambda ask: Agent.start(config, db, ask_approval=ask, resume=resume, cwd=home),
         db,
         approval_timeout=approval_timeout,
         approval_idle=approval_idle,
         welcome=welcome,
     )
+    # A toast lives 5 s; on a loaded machine a test can take longer than that to read it.
+    app.NOTIFICATION_TIMEOUT = 600
+    return app
 
 
 def close_app(app: HermesApp) -> None:
@@ -66,8 +69,12 @@ async def ready(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-async def wait_until(pilot: Pilot, condition: Callable[[], object], timeout: float = 10.0) -> None:
-    """Poll ``condition`` while the app runs; fail with a clear message after ``timeout`` seconds."""
+async def wait_until(pilot: Pilot, condition: Callable[[], object], timeout: float = 30.0) -> None:
+    """Poll ``condition`` while the app runs; fail with a clear message after ``timeout`` seconds.
+
+    The bound only matters when the condition never comes: it is generous because a turn that
+    takes a second on a quiet machine has taken over ten on a heavily loaded 2-core one.
+    """
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:

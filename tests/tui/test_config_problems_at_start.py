@@ -58,8 +58,8 @@ async def test_the_app_starts_with_the_warning_instead_of_crashing(tmp_path: Pat
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        messages = [str(n.message) for n in app._notifications]
-        assert f"{bad}: variables.footer-key-foreground is 'not-a-colour', not a colour." in messages
+        warning = f"{bad}: variables.footer-key-foreground is 'not-a-colour', not a colour."
+        await wait_until(pilot, lambda: warning in [str(n.message) for n in app._notifications])
         assert app.theme == "hermes-dark"
     close_app(app)
 

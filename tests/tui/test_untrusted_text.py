@@ -21,6 +21,7 @@ from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
 from hermes_tui.app import HermesApp
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
+from hermes_tui.screens.usage import UsageScreen
 from hermes_tui.untrusted import visible
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_messages import ToolBlock
@@ -142,7 +143,7 @@ async def test_reports_of_stored_data_are_literal(hostile_home: Path) -> None:
     app = make_app(hostile_home, resume=session_ids(hostile_home)["escaped"])
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await ready(pilot)
-        for command in ("/memory pending", "/resume", "/usage", "/theme", "/memory"):
+        for command in ("/memory pending", "/resume", "/theme", "/memory"):
             app.main.prompt.text = command
             await pilot.press("enter")
             await pilot.pause()
@@ -152,6 +153,11 @@ async def test_reports_of_stored_data_are_literal(hostile_home: Path) -> None:
                 assert visible(MARKUP_TITLE) in shown(report)
             if command == "/resume":
                 assert MARKUP_TITLE in shown(report) and visible(ESCAPE_TITLE) in shown(report)
+        app.main.prompt.text = "/usage"  # a screen of its own, titled with the session's title
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, UsageScreen) and app.screen.is_mounted)
+        assert_clean(app)
+        assert visible(ESCAPE_TITLE) in shown(app.screen.query_one("#usage-title"))
         assert app.main.approvals.count == len(VALUES) + 1
     close_app(app)
 
@@ -172,7 +178,7 @@ async def test_browsers_show_hostile_titles_messages_and_snippets_literally(host
         assert_clean(app)
         for ch in "deploy":
             await pilot.press(ch)
-        await wait_until(pilot, lambda: "matches" in screen_text(app), timeout=5)
+        await wait_until(pilot, lambda: "matches" in screen_text(app), timeout=15)
         for _ in range(6):
             await pilot.press("down")
             await pilot.pause()
@@ -199,7 +205,7 @@ async def test_model_text_reply_tool_call_prompt_and_auto_title_are_literal(
         assert_clean(app)
         await pilot.press("escape")  # decide later: staged, with a notification quoting it
         await wait_until(pilot, lambda: not app.busy)
-        await wait_until(pilot, lambda: app.agent.title is not None, timeout=5)
+        await wait_until(pilot, lambda: app.agent.title is not None, timeout=15)
         assert_clean(app)
         toasts = " ".join(str(t.render()) for t in app.screen.query("Toast"))
         assert "waiting for approval" in toasts and visible(staged) in toasts
