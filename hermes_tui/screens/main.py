@@ -199,6 +199,14 @@ class MainScreen(Screen):
         ]
 
     def action_cancel_reply(self) -> None:
+        """Escape at the prompt. While the model waits on an inline approval prompt that has not
+        taken focus yet, escape means what that prompt says ("decide later": the write is staged
+        and the turn goes on); stopping a turn blocked on it would leave it waiting for an answer."""
+        waiting = self.query(ApprovalPrompt)
+        if waiting:
+            for prompt in waiting:
+                prompt.resolve(ApprovalDecision.STAGE)
+            return
         self.deps.cancel_turn()
 
     def action_toggle_side(self) -> None:
