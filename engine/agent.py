@@ -22,6 +22,7 @@ from engine.events import (
     EngineEvent,
     Notice,
     OnEvent,
+    Phase,
     TextDelta,
     TitleChanged,
     ToolCallFinished,
@@ -31,12 +32,23 @@ from engine.events import (
     TurnStarted,
 )
 from engine.prompt.request_view import build_api_messages
-from engine.providers import ChatRequest, ChatResult, Provider, StreamDone, StreamText, ToolCall
+from engine.providers import (
+    ChatRequest,
+    ChatResult,
+    Provider,
+    StreamAttempt,
+    StreamDone,
+    StreamRetry,
+    StreamText,
+    StreamToolCall,
+    ToolCall,
+)
 from engine.scrub import StreamingContextScrubber, sanitize_arguments, sanitize_context
 from engine.session_search import SessionSearchResult, session_search
 from engine.store import Session, SessionDB
 from engine.store.messages import clean_text
 from engine.tokens import content_text
+from engine.tools import SEARCH_TOOL
 from engine.usage import TokenTotals
 from engine.wiring import AgentParts, AskApproval, build_parts, open_provider
 
@@ -250,7 +262,15 @@ class Agent:
     def _stream(provider: Provider, request: ChatRequest, on_event: OnEvent,
                 cancel: threading.Event | None) -> ChatResult:
         scrubber = StreamingContextScrubber()
+        streaming = False
         for event in provider.stream(request, cancel=cancel):
+            if isinstance(event, StreamAttempt):
+                on_event(Phase("waiting", clock.now(), attempt=event.number, attempts=event.of))
+            elif isinstance(event, StreamRetry):
+                on_event(Phase("retrying", clock.now(), attempt=event.number, attempts=event.of, wait_s=event.wait_s))
+            elif isinstance(event, (StreamText, StreamToolCall)) and not streaming:
+                streaming = True
+                on_event(Phase("streaming", clock.now()))
             if isinstance(event, StreamText):
                 visible = scrubber.feed(event.text)
                 if visible:
@@ -263,6 +283,8 @@ class Agent:
         raise HermesError("The provider's stream ended without a final message.")
 
     def _run_tool(self, call: ToolCall, on_event: OnEvent, message_id: int | None) -> None:
+        kind = "summarizing" if call.name == SEARCH_TOOL else "tool"  # the search tool's time goes on summaries
+        on_event(Phase(kind, clock.now(), detail=call.name))
         on_event(ToolCallStarted(call.id, call.name, call.arguments))
         started = time.perf_counter()
         outcome = self.tools.call(call.name, call.arguments, session_id=self.session_id, message_id=message_id)
@@ -304,6 +326,14 @@ class Agent:
     def close(self, on_event: OnEvent | None = None) -> None:
         """Flush and end the session; with ``on_event`` the session-end memory review runs too."""
         self.live.close(on_event)
+
+    def wait_for_turn(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` for a running turn to return (a cancelled one stores what was
+        shown within a fraction of a second); True when none runs any more."""
+        if not self._turn_lock.acquire(timeout=timeout_s):
+            return False
+        self._turn_lock.release()
+        return True
 
     def wait_for_background(self, timeout_s: float) -> None:
         """Give background titles and reviews up to ``timeout_s`` in total (short-lived commands)."""

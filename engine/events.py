@@ -119,6 +119,29 @@ class TitleChanged:
     title: str
 
 
+PHASE_KINDS = ("waiting", "streaming", "tool", "retrying", "compressing", "summarizing", "reviewing", "idle")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """What the engine is busy with from ``started_at`` on (``engine.clock``), so a UI can say
+    what a long wait is and how long it has lasted; ``idle`` ends the lane's phase.
+
+    Foreground phases belong to the running turn or session action; ``background`` ones (the
+    memory review) run beside it and end on their own. ``detail`` is the tool's name (the
+    model's text); ``attempt``/``attempts`` count model calls, and ``wait_s`` is how long a
+    ``retrying`` phase sleeps before the next attempt.
+    """
+
+    kind: str  # one of PHASE_KINDS
+    started_at: float
+    detail: str = ""
+    attempt: int = 0
+    attempts: int = 0
+    wait_s: float = 0.0
+    background: bool = False
+
+
 @dataclass(frozen=True)
 class Recap:
     """A short recap of the last exchanges shown when a session is resumed."""
@@ -141,6 +164,7 @@ EngineEvent = Union[
     SessionSwitched,
     CompressionDone,
     TitleChanged,
+    Phase,
     Recap,
 ]
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable
 
+from engine import clock
 from engine.compression import CompressionSettings, Compressor, should_compress
 from engine.errors import HermesError
-from engine.events import CompressionDone, Notice, OnEvent
+from engine.events import CompressionDone, Notice, OnEvent, Phase
 from engine.live_session import LiveSession
 from engine.providers import ChatRequest, Provider
 from engine.recall import RecallManager
@@ -81,6 +82,7 @@ class LiveCompressor:
         if not Compressor(self.settings, None).plan(live.messages, system_prompt=live.system_prompt, tools=tools).middle:
             self._nothing_to_compress(live.session_id, automatic, on_event)
             return
+        on_event(Phase("compressing", clock.now()))
         self.reviewer.review_now(live.session_id, live.messages, on_event, live.last_message_id)
         self.recall.on_pre_compress(live.messages)
         result = Compressor(self.settings, self._summarizer()).compress(

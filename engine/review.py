@@ -15,9 +15,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
+from engine import clock
 from engine.auxiliary import BackgroundJobs
 from engine.config import Config
-from engine.events import MemoryStaged, MemoryWritten, Notice, OnEvent
+from engine.events import MemoryStaged, MemoryWritten, Notice, OnEvent, Phase
 from engine.memory import MEMORY_GUIDANCE, MEMORY_TOOL_SCHEMA, MemoryTool
 from engine.memory.pending import summarize
 from engine.providers import ChatRequest, Provider
@@ -102,12 +103,15 @@ class BackgroundReviewer:
 
     def _run(self, provider: Provider, messages: list[dict], on_event: OnEvent,
              source: tuple[str | None, int | None]) -> None:
+        on_event(Phase("reviewing", clock.now(), background=True))
         try:
             outcome = self.review(provider, messages, source)
         except Exception as exc:  # noqa: BLE001 - a review is best effort; the session goes on
             if self.notifications == "verbose":
                 on_event(Notice(f"Background memory review failed: {exc}", "information"))
             return
+        finally:
+            on_event(Phase("idle", clock.now(), background=True))
         for event in [*outcome.written, *outcome.staged]:
             on_event(event)
         notice = self.notice(outcome)

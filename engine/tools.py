@@ -15,10 +15,11 @@ from engine.events import EngineEvent, MemoryStaged, MemoryWritten
 from engine.memory import MEMORY_TOOL_SCHEMA, MemoryTool
 from engine.memory.pending import summarize
 
+SEARCH_TOOL = "session_search"  # the name the model calls it by (DESIGN.md)
 SESSION_SEARCH_SCHEMA: dict = {
     "type": "function",
     "function": {
-        "name": "session_search",
+        "name": SEARCH_TOOL,
         "description": (
             "Search the user's earlier sessions (full-text, any language) for what was said or done "
             "before. Use it before asking the user to repeat something. Returns a focused summary of "
@@ -77,7 +78,7 @@ class ToolBox:
         try:
             if name == "memory":
                 return self._memory(args, origin, session_id, message_id)
-            if name == "session_search":
+            if name == SEARCH_TOOL:
                 return ToolOutcome(_dump(self._search(args)))
         except Exception as exc:  # noqa: BLE001 - a failing tool is reported to the model, not raised
             return ToolOutcome(_dump({"success": False, "error": f"{name} failed: {exc}"}), True)

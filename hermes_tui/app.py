@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+from functools import partial
 import threading
 import time
 from concurrent.futures import Future
@@ -34,8 +35,9 @@ from engine.memory.history import Cause
 from engine.memory.store import HEADERS
 from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
-from hermes_tui.messages import ApprovalRequested, MemoryHistoryRequested, PromptSubmitted, RetryRequested, TextArrived
-from hermes_tui.palette import SlashCommandsProvider
+from hermes_tui.messages import (ApprovalRequested, CopyRequested, MemoryHistoryRequested, PromptSubmitted,
+                                 RetryRequested, TextArrived)
+from hermes_tui.palette import AppActionsProvider, PaletteAction, SlashCommandsProvider
 from hermes_tui.screens.main import MainDeps, MainScreen
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
 from hermes_tui.themes import DEFAULT_THEME, apply_theme, register_themes
@@ -79,8 +81,8 @@ class HermesApp(App):
     """One agent, one main screen; keyboard-first (footer, ctrl+p palette, /help)."""
 
     TITLE = "hermes-tui"
-    CSS_PATH = ["screens/main.tcss", "widgets/chat.tcss", "widgets/side.tcss"]
-    COMMANDS = App.COMMANDS | {SlashCommandsProvider}
+    CSS_PATH = ["screens/main.tcss", "widgets/chat.tcss", "widgets/side.tcss", "widgets/focus.tcss"]
+    COMMANDS = App.COMMANDS | {SlashCommandsProvider, AppActionsProvider}
     BINDINGS = [
         Binding("ctrl+n", "slash('/new')", "New"),
         Binding("f5", "slash('/copy')", "Copy reply"),
@@ -105,6 +107,7 @@ class HermesApp(App):
         self.agent = start_agent(self.ask_approval)
         self.bridge: EventBridge | None = None
         self.started = False  # the first screen is complete: transcript, welcome, notices, hint
+        self.quit_mid_turn = False  # the user quit while a turn ran: leaving must not wait on the model
         display = self.agent.config.display
         self.saved_theme = display.theme  # what config.yaml holds; a switch to another is saved
         # Themes are set before the first style pass: set later, every widget is styled twice.
@@ -287,6 +290,15 @@ class HermesApp(App):
         if not self.busy:
             self._start(self.agent.retry)
 
+    def palette_actions(self) -> list[PaletteAction]:
+        """Everything besides the slash commands, for the ctrl+p palette (``AppActionsProvider``)."""
+        turn = (PaletteAction("Stop the reply", "esc at the prompt", self.cancel_turn) if self.busy
+                else PaletteAction("Retry the last message", "ctrl+r", self.action_retry))
+        themes = [PaletteAction(f"Theme: {name}", "switch theme (saved as display.theme)",
+                                partial(apply_theme, self, name), literal=True)
+                  for name in sorted(self.available_themes)]
+        return [turn, *self.main.palette_actions(), *themes]
+
     # ----- slash commands ---------------------------------------------------------------------
 
     async def action_slash(self, text: str) -> None:
@@ -460,11 +472,20 @@ class HermesApp(App):
                                          priced_as=meter.billing.pricer.priced_as, context=context))
 
     async def slash_copy(self, args: str) -> None:
-        reply = self.main.chat.last_reply_text()
+        """The message selected in the chat (up/down there), else the last reply."""
+        chat = self.main.chat
+        selected = chat.cursor.entry if self.focused is chat else None
+        if selected is not None:
+            chat.action_copy_item()
+            return
+        reply = chat.last_reply_text()
         if reply is None:
             raise BadInputError("/copy: there is no reply to copy yet.")
-        self.copy_to_clipboard(visible(reply))  # what is on screen: never raw terminal escapes
-        self.notify(f"Copied the last reply ({len(reply):,} characters).")
+        self.on_copy_requested(CopyRequested(reply, "the last reply"))
+
+    def on_copy_requested(self, message: CopyRequested) -> None:
+        self.copy_to_clipboard(visible(message.text))  # what is on screen: never raw terminal escapes
+        self.notify(f"Copied {message.what} ({len(message.text):,} characters).")
 
     async def slash_theme(self, args: str) -> None:
         if not args:
@@ -496,4 +517,10 @@ class HermesApp(App):
         await self._info(self.slash_registry.help_text(keys))
 
     async def slash_quit(self, args: str) -> None:
+        await self.action_quit()
+
+    async def action_quit(self) -> None:
+        """ctrl+q and /quit: the turn's worker is cancelled as the app closes (its request's
+        socket is shut at once); ``quit_mid_turn`` tells the launcher not to wait on the model."""
+        self.quit_mid_turn = self.busy
         self.exit()

@@ -13,12 +13,16 @@ from typing import TYPE_CHECKING
 from hermes_tui.event_text import side_event_line
 
 if TYPE_CHECKING:
+    from engine.agent import Agent
     from engine.events import EngineEvent
     from hermes_tui.app import HermesApp
     from hermes_tui.context import CommandContext
 
 # How long quitting waits for the session-end memory review (and a title) before leaving.
 EXIT_WAIT_S = 5.0
+# Quitting during a request: how long the cancelled turn gets to store what was shown.
+CANCELLED_TURN_WAIT_S = 0.5
+SKIPPED_REVIEW = "hermes-tui: you quit during a request, so the session-end memory review was skipped."
 
 
 def launch_app(args: argparse.Namespace, ctx: "CommandContext", note: str = "") -> int:
@@ -64,10 +68,25 @@ def run_app(args: argparse.Namespace, ctx: "CommandContext", *, welcome: str | N
     try:
         app.run()
     finally:
-        # The session-end memory review runs now; its result is reported on the terminal.
-        app.agent.close(on_event=_report_on_terminal)
-        app.agent.wait_for_background(EXIT_WAIT_S)
+        close_agent(app.agent, quit_mid_turn=app.quit_mid_turn)
     return app
+
+
+def close_agent(agent: "Agent", *, quit_mid_turn: bool) -> None:
+    """End the session as the screen closes.
+
+    Normally the session-end memory review runs now (its result reported on the terminal) and
+    is waited for a bounded time. Quitting during a request means the model is slow or silent
+    right now, and the user asked to leave: the cancelled turn stores what was shown, the
+    session ends, and no further call to that model is waited for.
+    """
+    if quit_mid_turn:
+        agent.wait_for_turn(CANCELLED_TURN_WAIT_S)
+        agent.close()
+        print(SKIPPED_REVIEW, file=sys.stderr)
+        return
+    agent.close(on_event=_report_on_terminal)
+    agent.wait_for_background(EXIT_WAIT_S)
 
 
 def _report_on_terminal(event: "EngineEvent") -> None:

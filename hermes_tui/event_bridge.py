@@ -90,6 +90,7 @@ class EventBridge:
             ev.SessionSwitched: self.on_session_switched,
             ev.CompressionDone: self.on_compression_done,
             ev.TitleChanged: self.on_title_changed,
+            ev.Phase: self.on_phase,
         }
 
     def emit(self, event: ev.EngineEvent) -> None:
@@ -230,3 +231,10 @@ class EventBridge:
 
     def on_title_changed(self, event: ev.TitleChanged) -> None:
         self.ui.refresh_status()
+
+    def on_phase(self, event: ev.Phase) -> None:
+        """The status bar names what runs; a background job's ``idle`` clears its field."""
+        if event.background:
+            self.ui.set_status(background=None if event.kind == "idle" else event)
+        else:
+            self.ui.set_status(phase=event)

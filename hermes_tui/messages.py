@@ -17,6 +17,22 @@ class PromptSubmitted(Message):
 
 
 @dataclass
+class ChatScrollRequested(Message):
+    """A scroll key pressed in the prompt is meant for the chat: ``where`` is "page_up",
+    "page_down", "top" or "bottom"."""
+
+    where: str
+
+
+@dataclass
+class CopyRequested(Message):
+    """Put ``text`` on the clipboard; ``what`` names it in the confirmation ("the last reply")."""
+
+    text: str
+    what: str
+
+
+@dataclass
 class RetryRequested(Message):
     """Run the last user message again after a failed turn."""
 

@@ -1,16 +1,26 @@
-"""Command palette (ctrl+p) entries for the slash commands, straight from the same table.
+"""Command palette (ctrl+p): every slash command, and every other action the app has.
 
-A command that needs an argument is not run from the palette; it is typed into the prompt
-(``/title `` …) so the user finishes it there. Textual builds the provider itself, so it cannot
-be handed its dependencies: it asks the app it runs in for the little ``SlashHost`` offers.
+Slash commands come straight from the command table. A command that needs an argument is not
+run from the palette; it is typed into the prompt (``/title `` …) so the user finishes it there.
+The other actions — stop and retry, panels and the approval queue, themes — are listed by the
+app as ``PaletteAction`` rows. Approval decisions keep their safety rules here too: the bulk
+ones ask first (the same dialog as ctrl+a / ctrl+d), and a single write is decided in the queue
+(enter / delete on its row), which the palette only opens.
+
+Textual builds a provider itself, so it cannot be handed its dependencies: it asks the app it
+runs in for what ``SlashHost`` / ``ActionHost`` offer.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+from hermes_tui.widgets.literal import literal_line
 
 if TYPE_CHECKING:
     from hermes_tui.slash_commands import SlashCommand, SlashRegistry
@@ -24,6 +34,20 @@ class SlashHost(Protocol):
     def prefill_prompt(self, text: str) -> None: ...
 
     async def run_slash(self, text: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class PaletteAction:
+    """One palette row: ``title`` is ours unless ``literal`` (a theme's name is data)."""
+
+    title: str
+    help: str
+    run: Callable[[], Any]
+    literal: bool = False
+
+
+class ActionHost(Protocol):
+    def palette_actions(self) -> list[PaletteAction]: ...
 
 
 class SlashCommandsProvider(Provider):
@@ -51,3 +75,26 @@ class SlashCommandsProvider(Provider):
             score = max(matcher.match(name), matcher.match(summary) * 0.8)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), self._callback(command), help=summary)
+
+
+class AppActionsProvider(Provider):
+    """The app's actions besides the slash commands, as the app lists them right now."""
+
+    def _actions(self) -> list[PaletteAction]:
+        return cast(ActionHost, self.app).palette_actions()
+
+    async def discover(self) -> Hits:
+        for action in self._actions():
+            yield DiscoveryHit(_display(action), action.run, help=action.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for action in self._actions():
+            score = max(matcher.match(action.title), matcher.match(action.help) * 0.8)
+            if score > 0:
+                shown = _display(action) if action.literal else matcher.highlight(action.title)
+                yield Hit(score, shown, action.run, help=action.help)
+
+
+def _display(action: PaletteAction) -> Content:
+    return literal_line(action.title) if action.literal else Content(action.title)

@@ -48,7 +48,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("sessions", "", "browse session lineages: resume, rename, delete (F7)"),
     SlashCommand("search", "[QUERY]", "search past sessions as you type (ctrl+f)"),
     SlashCommand("usage", "", "prompt-cache inspector: tokens, cache share, cost, prefix breaks"),
-    SlashCommand("copy", "", "copy the last reply to the clipboard"),
+    SlashCommand("copy", "", "copy the last reply (or the message selected in the chat) to the clipboard"),
     SlashCommand("theme", "[NAME]", "switch theme (list themes without an argument)"),
     SlashCommand("help", "", "list commands and keys"),
     SlashCommand("quit", "", "leave the app"),
@@ -107,6 +107,19 @@ class SlashRegistry:
             listed = ", ".join(f"/{m}" for m in matches)
             return f"Unknown command /{name}. Did you mean {listed}? (/help lists all)"
         return f"Unknown command /{name}. Type /help to list commands."
+
+    def matching(self, text: str) -> list[SlashCommand]:
+        """The commands a prompt starting with ``/`` (and no space yet) may be typing: names that
+        start with the word first, then names holding it, then (from three letters on) commands
+        with a word of their summary starting with it (``/clip`` finds ``/copy``)."""
+        if not text.startswith("/") or text.startswith("//") or any(ch.isspace() for ch in text):
+            return []
+        word = text[1:].lower()
+        first = [c for c in self if c.name.startswith(word)]
+        inside = [c for c in self if c not in first and word in c.name]
+        described = [c for c in self if c not in first + inside and len(word) >= 3
+                     and any(w.startswith(word) for w in c.summary.lower().split())]
+        return first + inside + described
 
     def complete(self, text: str) -> list[str]:
         """Completions for what is typed so far: command names, then a command's sub-words."""

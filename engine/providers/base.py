@@ -29,8 +29,10 @@ from engine.providers.timeouts import StreamTimeouts, seconds
 from engine.providers.types import (
     ChatRequest,
     ChatResult,
+    StreamAttempt,
     StreamDone,
     StreamEvent,
+    StreamRetry,
     StreamText,
     StreamToolCall,
     TokenUsage,
@@ -173,9 +175,10 @@ class Provider(ABC):
     def stream(self, request: ChatRequest, *, cancel: threading.Event | None = None) -> Iterator[StreamEvent]:
         """Stream one reply, retrying failures that happen before anything was shown.
 
-        Ends with exactly one ``StreamDone``. When ``cancel`` is set, reading stops within
-        ``CANCEL_POLL_S`` (the connection is shut) and the result holds the text streamed so
-        far with finish_reason "cancelled". ``self.timeouts`` bound the wait for every event.
+        Each attempt starts with ``StreamAttempt`` and a retry is announced with ``StreamRetry``
+        before its pause (a UI says what the wait is). Ends with exactly one ``StreamDone``.
+        When ``cancel`` is set, reading stops within ``CANCEL_POLL_S`` (the connection is shut)
+        and the result holds the text streamed so far with finish_reason "cancelled". ``self.timeouts`` bound the wait for every event.
         """
         clock = self._retry.clock
         started = clock()
@@ -190,6 +193,7 @@ class Provider(ABC):
             cancelled = _is_set(cancel)
             try:
                 if not cancelled:
+                    yield StreamAttempt(attempt, self._retry.max_attempts)
                     for event in self._pumped(request, state, cancel, deadline):
                         if isinstance(event, StreamText):
                             text.append(event.text)
@@ -210,6 +214,7 @@ class Provider(ABC):
                     if attempt > 1:
                         failure.error.args = (f"{failure.error} (gave up after {attempt} attempts)",)
                     raise failure.error from exc
+                yield StreamRetry(attempt + 1, self._retry.max_attempts, wait)
                 self._retry.pause(wait, cancel)
                 continue
             if cancelled:

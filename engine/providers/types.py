@@ -79,11 +79,29 @@ class StreamToolCall:
 
 
 @dataclass
+class StreamAttempt:
+    """Attempt ``number`` of ``of`` is sent; nothing has come back from it yet."""
+
+    number: int
+    of: int
+
+
+@dataclass
+class StreamRetry:
+    """The last attempt failed before showing anything: attempt ``number`` of ``of`` follows
+    after ``wait_s`` seconds."""
+
+    number: int
+    of: int
+    wait_s: float
+
+
+@dataclass
 class StreamDone:
     result: ChatResult
 
 
-StreamEvent = Union[StreamText, StreamToolCall, StreamDone]
+StreamEvent = Union[StreamAttempt, StreamRetry, StreamText, StreamToolCall, StreamDone]
 
 
 def deterministic_tool_call_id(name: str, arguments: str, index: int) -> str:

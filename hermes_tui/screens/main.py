@@ -3,9 +3,9 @@
 It lays widgets out and routes the user's input; engine events reach the widgets through
 ``hermes_tui.event_bridge`` and commands are run by the app. It is built with what it needs
 (``MainDeps``) and never reaches for the app or the agent. ``busy`` — a turn is running — is a
-reactive: setting it dims the prompt, marks the status bar and puts "Stop reply" in the footer.
-Below ``NARROW_COLUMNS`` the side panel folds away on its own, and F2 lays it over the chat
-instead of beside it, so the chat keeps the terminal's width.
+reactive: setting it dims the prompt, starts the status bar's phase field and puts "Stop reply" in
+the footer. Below ``NARROW_COLUMNS`` the side panel folds away on its own, and F2 lays it over the
+chat instead of beside it, so the chat keeps the terminal's width.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Static, TextArea
 
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
-from hermes_tui.messages import ApprovalRequested, MemoryOutcome, PendingChanged
+from hermes_tui.messages import ApprovalRequested, ChatScrollRequested, MemoryOutcome, PendingChanged
+from hermes_tui.palette import PaletteAction
 from hermes_tui.slash_commands import SlashRegistry
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue
@@ -32,6 +33,7 @@ from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.memory_panel import MemoryPanel
 from hermes_tui.widgets.prompt_input import PromptInput
+from hermes_tui.widgets.slash_menu import SlashMenu
 from hermes_tui.widgets.status_bar import StatusBar
 
 NARROW_COLUMNS = 110  # below this the chat needs every column: the side panel is folded
@@ -83,7 +85,9 @@ class MainScreen(Screen):
                 yield Static("new output ↓", id="new-output")
                 yield Static(EMPTY_CHAT_HINT, id="empty-hint")
                 yield Static("", id="completions")
-                yield PromptInput(deps.registry, id="prompt")
+                menu = SlashMenu(deps.registry, id="slash-menu")
+                yield menu
+                yield PromptInput(deps.registry, menu=menu, id="prompt")
             with Vertical(id="side"):
                 yield MemoryPanel(deps.memory, deps.memory.memories_dir, id="memory")
                 yield ApprovalQueue(deps.pending, deps.memory, id="approvals")
@@ -128,19 +132,30 @@ class MainScreen(Screen):
         """While a reply streams the prompt looks dimmed, but stays typable (the footer follows
         through ``bindings=True``)."""
         self.prompt.set_class(busy, "-busy")
-        self.status.set(busy=busy)
+        self.status.set(busy=busy, phase=None)  # a new turn has no phase yet; an ended one has none
+
+    @property
+    def at_home(self) -> bool:
+        return self.focused is None or self.focused is self.prompt
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape stops a streaming reply (and says so in the footer); otherwise it goes home."""
+        """Escape always brings you home first: from anywhere else it focuses the prompt; at the
+        prompt it stops a streaming reply (and the footer says so)."""
         if action == "cancel_reply":
-            return self.busy
+            return self.busy and self.at_home
         if action == "go_home":
-            return not self.busy
+            return not (self.busy and self.at_home)
         return True
 
     def action_go_home(self) -> None:
-        """Escape from the chat log, the memory panel, the queue or a button: back to the prompt."""
+        """Escape from the chat log, the memory panel, the queue, a tool row or a button."""
         self.prompt.focus()
+
+    def on_screen_resume(self) -> None:
+        """A browser, the palette or a dialog closed: home again — except in the approval queue,
+        where review goes on after a bulk dialog's answer (escape then brings you home)."""
+        if self.focused is not self.query_one("#approval-list"):
+            self.prompt.focus()
 
     def on_key(self, event: events.Key) -> None:
         """Printable text typed outside a text input is meant for the prompt: it goes there.
@@ -165,7 +180,11 @@ class MainScreen(Screen):
         self.query_one("#new-output").display = self.chat.unseen
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
-        matches = self.prompt.completions
+        """``/`` opens the command list, which filters as the user types; after a command's name
+        the one-line hint offers its sub-words."""
+        menu = self.query_one(SlashMenu)
+        menu.filter(self.prompt.text)
+        matches = [] if menu.is_open else self.prompt.completions
         hint = self.query_one("#completions", Static)
         hint.update(Content.assemble("   ".join(matches[:8]), ("   (tab)", "dim")) if matches else Content(""))
         hint.display = bool(matches)
@@ -190,7 +209,32 @@ class MainScreen(Screen):
         self.approvals.reload()
         self.status.set(pending=self.approvals.count)
 
+    def palette_actions(self) -> list[PaletteAction]:
+        """This screen's actions for the ctrl+p palette. A single write is decided in the queue
+        (enter / delete on its row); the bulk decisions ask first, as ctrl+a / ctrl+d do."""
+        approvals = self.approvals
+        return [
+            PaletteAction("Toggle the memory panel", "F2", self.action_toggle_side),
+            PaletteAction("Review pending memory writes", "F3; then enter approves, delete rejects the selected one",
+                          self.action_focus_approvals),
+            PaletteAction("Fold or unfold the approval queue", "F4", self.action_toggle_approvals),
+            PaletteAction("Approve all pending memory writes…", "asks first (ctrl+a in the queue)",
+                          approvals.action_approve_all),
+            PaletteAction("Reject all pending memory writes…", "asks first (ctrl+d in the queue)",
+                          approvals.action_reject_all),
+            PaletteAction("Undo the last approval or rejection", "ctrl+z in the queue", approvals.action_undo),
+            PaletteAction("Jump to the latest output", "end", self.action_jump_to_end),
+        ]
+
     def action_cancel_reply(self) -> None:
+        """Escape at the prompt. While the model waits on an inline approval prompt that has not
+        taken focus yet, escape means what that prompt says ("decide later": the write is staged
+        and the turn goes on); stopping a turn blocked on it would leave it waiting for an answer."""
+        waiting = self.query(ApprovalPrompt)
+        if waiting:
+            for prompt in waiting:
+                prompt.resolve(ApprovalDecision.STAGE)
+            return
         self.deps.cancel_turn()
 
     def action_toggle_side(self) -> None:
@@ -208,6 +252,17 @@ class MainScreen(Screen):
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id == "new-output":
             self.action_jump_to_end()
+
+    def on_chat_scroll_requested(self, event: ChatScrollRequested) -> None:
+        chat = self.chat
+        if event.where == "page_up":
+            chat.scroll_page_up(animate=False)
+        elif event.where == "page_down":
+            chat.scroll_page_down(animate=False)
+        elif event.where == "top":
+            chat.scroll_home(animate=False)
+        if event.where == "bottom" or chat.is_vertical_scroll_end:
+            self.action_jump_to_end()  # back at the bottom: follow new output again
 
     def action_jump_to_end(self) -> None:
         self.chat.jump_to_end()

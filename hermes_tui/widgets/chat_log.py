@@ -8,21 +8,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
+from hermes_tui.messages import CopyRequested
 from hermes_tui.widgets.chat_entries import Entry
 from hermes_tui.widgets.chat_messages import ToolBlock, widget_for
+from hermes_tui.widgets.message_cursor import MessageCursor, entry_text
 
 if TYPE_CHECKING:
     from hermes_tui.widgets.chat_markdown import AssistantMessage
 
 
 class ChatLog(VerticalScroll, can_focus=True):
-    """All chat items as data; the newest ``window`` of them as widgets."""
+    """All chat items as data; the newest ``window`` of them as widgets. With focus, up/down
+    select an item and enter copies it (``MessageCursor``)."""
+
+    BINDINGS = [
+        Binding("up", "select_item(-1)", "Previous", show=False),
+        Binding("down", "select_item(1)", "Next", show=False),
+        Binding("enter", "copy_item", "Copy message"),
+    ]
 
     def __init__(self, *, window: int = 60, page: int = 20, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.cursor = MessageCursor(self)
         self.window = window
         self.page = page
         self.entries: list[Entry] = []
@@ -126,6 +137,14 @@ class ChatLog(VerticalScroll, can_focus=True):
             if block.entry.call_id == call_id:
                 return block
         return None
+
+    def action_select_item(self, delta: int) -> None:
+        self.cursor.move(delta)
+
+    def action_copy_item(self) -> None:
+        entry = self.cursor.entry
+        if entry is not None:
+            self.post_message(CopyRequested(entry_text(entry), "the selected message"))
 
     def last_reply_text(self) -> str | None:
         for entry in reversed(self.entries):

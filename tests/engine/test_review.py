@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 
 from engine.config import load_config
-from engine.events import MemoryStaged, MemoryWritten, Notice
+from engine.events import MemoryStaged, MemoryWritten, Notice, Phase
 from engine.memory import MemoryStore, MemoryTool, MemoryWriteGate, PendingQueue
 from engine.providers import ChatRequest, Provider, RetryPolicy, make_provider
 from engine.review import ORIGIN, REVIEW_SYSTEM, BackgroundReviewer
@@ -57,11 +57,27 @@ def propose(**arguments: str) -> Reply:
 
 
 def run(reviewer: BackgroundReviewer, messages=CONVERSATION, turn: int = 2) -> list:
+    """What a review reported, its phase events aside (see the test of those)."""
     events: list = []
     thread = reviewer.maybe_review("s1", list(messages), turn, events.append)
     assert thread is not None
     assert reviewer.join(30)  # the first call imports the provider SDK: seconds on a loaded machine
-    return events
+    return reported(events)
+
+
+def reported(events: list) -> list:
+    return [e for e in events if not isinstance(e, Phase)]
+
+
+def test_a_review_reports_its_phase_in_the_background_lane(home, server) -> None:
+    server.push(HttpError(400, "bad request"))  # the first review fails: its phase ends all the same
+    server.responder = lambda _req: Reply("Nothing to save.")
+    for _ in range(2):
+        events: list = []
+        reviewer = make_reviewer(home, server, approval=True)
+        assert reviewer.maybe_review("s1", CONVERSATION, 2, events.append) is not None and reviewer.join(30)
+        phases = [(e.kind, e.background) for e in events if isinstance(e, Phase)]
+        assert phases == [("reviewing", True), ("idle", True)]
 
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic"])
@@ -133,7 +149,7 @@ def test_reviews_follow_the_interval_and_only_send_new_turns(home, server) -> No
     first, second = (json.dumps(r.json) for r in server.requests)
     assert "on my phone" in first and "Helix" not in first
     assert "Helix" in second and "on my phone" not in second
-    assert events == []  # nothing saved: no notice
+    assert reported(events) == []  # nothing saved: no notice
 
 
 def test_review_never_blocks_the_foreground(home, server) -> None:

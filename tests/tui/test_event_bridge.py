@@ -198,3 +198,13 @@ async def test_usage_goes_to_the_status_bar_and_a_session_switch_reloads_and_say
     assert chat.kinds()[-2:] == [("notice", "Context compressed into Quokka notes"), ("notice", "Resumed Quokka notes")]
     await events.handle(ev.TitleChanged("s3", "Better title"))
     assert calls.names().count("refresh_status") == 3
+
+
+async def test_phases_go_to_the_status_bar_a_background_job_to_its_own_field() -> None:
+    events, _chat, calls = bridge()
+    waiting = ev.Phase("waiting", 1.0, attempt=1, attempts=4)
+    review = ev.Phase("reviewing", 2.0, background=True)
+    for event in (waiting, review, ev.Phase("idle", 3.0, background=True)):
+        await events.handle(event)
+    assert [kwargs for _args, kwargs in calls.of("set_status")] == [
+        {"phase": waiting}, {"background": review}, {"background": None}]

@@ -1,6 +1,6 @@
 """A turn in the app: it starts in one place, ends in one place, and ``busy`` shows it everywhere.
 
-``busy`` is the main screen's reactive: the prompt dims, the status bar says "● streaming" and
+``busy`` is the main screen's reactive: the prompt dims, the status bar shows its phase ("● …") and
 the footer offers "Stop reply" for exactly as long as it is set, and it is cleared by the one
 end of a turn — when the agent's worker returns or raises — never also by the bridge.
 """
@@ -40,7 +40,7 @@ def footer_labels(app: HermesApp) -> list[str]:
 def shows_busy(app: HermesApp) -> bool:
     """What a person sees of ``busy``: all three places agree, or this says which did not."""
     prompt = app.main.prompt.has_class("-busy")
-    status = "● streaming" in str(app.main.status.render())
+    status = str(app.main.status.render()).startswith("● ")
     footer = "Stop reply" in footer_labels(app)
     assert prompt == status == footer, f"prompt {prompt}, status bar {status}, footer {footer}"
     return prompt
