@@ -49,7 +49,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
     TranscriptPreview > .role-user { border-left: tall $accent; padding-left: 1; }
     TranscriptPreview > .role-tool { color: $text-muted; }
     TranscriptPreview > .focused-match { background: $boost; border-left: thick $warning; padding-left: 1; }
-    TranscriptPreview > #preview-status { color: $text-muted; text-style: italic; }
+    TranscriptPreview > .preview-status { color: $text-muted; text-style: italic; }
     """
 
     def __init__(self, db: SessionDB, *, id: str | None = None) -> None:
@@ -59,24 +59,27 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self.loaded = 0
         self.exhausted = True
         self._reading = False
+        self._generation = 0  # bumped by every ``show``: a page read for an earlier one is dropped
         self.focus_message_id: int | None = None
 
     def show(self, session_id: str | None, *, focus_message_id: int | None = None, title: str = "") -> None:
         """Replace the content with the first page of ``session_id`` (``None`` clears it)."""
         self.session_id, self.loaded, self.exhausted = session_id, 0, session_id is None
         self.focus_message_id = focus_message_id
+        self._generation += 1
+        self._reading = session_id is not None
         self.border_title = literal_line(title)  # a str border title would be parsed as markup
         self.remove_children()
         if session_id is not None:
-            self._load(session_id, 0, FOCUS_PAGES if focus_message_id is not None else 1)
+            self._load(self._generation, session_id, 0, FOCUS_PAGES if focus_message_id is not None else 1)
 
     def load_more(self) -> None:
         if self.session_id is not None and not self.exhausted and not self._reading:
-            self._load(self.session_id, self.loaded, 1)
+            self._reading = True
+            self._load(self._generation, self.session_id, self.loaded, 1)
 
     @work(thread=True, exclusive=True, group="preview")
-    def _load(self, session_id: str, offset: int, max_pages: int) -> None:
-        self._reading = True
+    def _load(self, generation: int, session_id: str, offset: int, max_pages: int) -> None:
         messages: list[StoredMessage] = []
         full = True
         for page in range(max_pages):
@@ -85,21 +88,20 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
             full = len(batch) == PAGE
             if not full or any(m.id == self.focus_message_id for m in batch):
                 break
-        deliver(self, self._append, session_id, messages, full)
+        deliver(self, self._append, generation, messages, full)
 
-    def _append(self, session_id: str, messages: list[StoredMessage], more: bool) -> None:
-        self._reading = False
-        if session_id != self.session_id:
+    def _append(self, generation: int, messages: list[StoredMessage], more: bool) -> None:
+        if generation != self._generation:
             return  # the user moved on while this page was read
-        status = self.query("#preview-status")
-        status.remove()
+        self._reading = False
+        self.query(".preview-status").remove()
         widgets = [self._message_widget(m) for m in messages]
         self.loaded += len(messages)
         self.exhausted = not more
         if not more and self.loaded == 0:
-            widgets.append(Static("no messages", id="preview-status"))
+            widgets.append(Static("no messages", classes="preview-status"))
         elif more:
-            widgets.append(Static(Content(f"⋯ {self.loaded} shown — scroll for more"), id="preview-status"))
+            widgets.append(Static(Content(f"⋯ {self.loaded} shown — scroll for more"), classes="preview-status"))
         self.mount_all(widgets)
         target = next((w for w in widgets if w.has_class("focused-match")), None)
         if target is not None:
