@@ -280,7 +280,7 @@ def title_matches(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int) -> 
     if parsed.route is Route.EMPTY or limit <= 0:
         return []
     checks, params = _check_sql(_or_groups(parsed.terms), "s.title")
-    sql = f"SELECT s.id FROM sessions s WHERE s.title IS NOT NULL AND ({checks}) ORDER BY s.started_at DESC LIMIT ?"
+    sql = f"SELECT s.id FROM sessions s WHERE s.title IS NOT NULL AND ({checks}) ORDER BY s.started_at DESC, s.rowid DESC LIMIT ?"
     return [row[0] for row in conn.execute(sql, [*params, limit])]
 
 
