@@ -196,6 +196,11 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self.query_one("#query", Input).focus()
         self._run(self.initial_query, self._generation)
 
+    def reopen(self) -> None:
+        """About to be shown again (the app keeps one search screen): the listed results are refreshed."""
+        self._stop_queries()
+        self._run(self.query_text, self._generation)
+
     def on_unmount(self) -> None:
         self._stop_queries()
         self._reader.close()

@@ -85,7 +85,7 @@ async def test_browsers_do_not_stack_opening_one_that_is_open_switches_to_it(ups
         assert app.screen is search and search.query_text == "a" and search.focused.id == "query"
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
-        assert stack() == ["MainScreen", "SessionsScreen"] and app.screen is not sessions
+        assert stack() == ["MainScreen", "SessionsScreen"] and app.screen is sessions  # closed, kept, shown again
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.main)
         assert stack() == ["MainScreen"]
