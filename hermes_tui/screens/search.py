@@ -41,7 +41,8 @@ from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_text
-from hermes_tui.widgets.transcript_preview import TranscriptPreview
+from hermes_tui.screens.hit_view import HitView, matched_words
+from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern
 
 DEBOUNCE_MIN_S, DEBOUNCE_MAX_S = 0.01, 0.15
 RANK_PAUSE_S = 0.3  # typing paused this long: rank a full page of newest matches
@@ -331,9 +332,9 @@ class SearchScreen(Screen["SearchTarget | None"]):
         if target is None:
             return
         self.query_one(ContentSwitcher).current = "preview"
-        title = next((h.title for h in self.hits if h.session_id == target.session_id), None)
         self.query_one(TranscriptPreview).show(target.session_id, focus_message_id=target.message_id,
-                                               title=title or target.session_id)
+                                               title=self._title_of(target.session_id),
+                                               marks=match_pattern(matched_words(target.snippet)))
 
     def _target(self, option_id: str | None) -> SearchTarget | None:
         kind, _, rest = (option_id or "").partition(":")
@@ -346,9 +347,23 @@ class SearchScreen(Screen["SearchTarget | None"]):
 
     @on(OptionList.OptionSelected, "#results")
     def _open(self, event: OptionList.OptionSelected) -> None:
+        """A hit opens in its session (``HitView``), from where a key continues; a title resumes at once."""
         target = self._target(event.option.id)
-        if target is not None:
+        if target is None:
+            return
+        if target.message_id is None:
             self.dismiss(target)
+            return
+        view = HitView(self.db, target.session_id, target.message_id, title=self._title_of(target.session_id),
+                       snippet=target.snippet)
+        self.app.push_screen(view, lambda go: self._continue(target, go))
+
+    def _continue(self, target: SearchTarget, go: bool | None) -> None:
+        if go:
+            self.dismiss(target)  # not awaited: this runs in the screen's own message handler
+
+    def _title_of(self, session_id: str) -> str:
+        return next((h.title for h in self.hits if h.session_id == session_id and h.title), None) or session_id
 
     # ----- actions -------------------------------------------------------------------------
 

@@ -8,6 +8,8 @@ matched message is mounted, then scrolls it into view (the search screen uses th
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual import work
 from textual.containers import VerticalScroll
@@ -23,10 +25,15 @@ from hermes_tui.widgets.literal import literal_line
 PAGE = 40
 MESSAGE_CHARS = 1_500  # a preview, not the full text: very long tool outputs are cut
 FOCUS_PAGES = 50  # how far (in pages) to look for a focused message before giving up
+MATCH_STYLE = "bold reverse"
 
 
-def message_text(message: StoredMessage) -> Text:
-    """Role and time on one line, then the content (tool calls named, long content cut)."""
+def message_text(message: StoredMessage, marks: re.Pattern[str] | None = None) -> Text:
+    """Role and time on one line, then the content (tool calls named, long content cut).
+
+    ``marks`` (a matched message): its matches are styled, and a long body is cut around the
+    first of them, so the match is on screen however far into the message it sits.
+    """
     head = Text(visible_line(message.role), style="bold")
     if message.tool_name:
         head.append(f" · {visible_line(message.tool_name)}", style="italic")
@@ -35,9 +42,21 @@ def message_text(message: StoredMessage) -> Text:
     if message.tool_calls:
         names = ", ".join(str(c.get("function", {}).get("name", "?")) for c in message.tool_calls)
         body = f"{body}\n→ calls {names}".strip()
-    if len(body) > MESSAGE_CHARS:
-        body = body[:MESSAGE_CHARS] + " …"
-    return Text.assemble(head, "\n", visible(body) or Text("(empty)", style="dim italic"))
+    first = marks.search(body) if marks is not None else None
+    start = max(0, first.start() - MESSAGE_CHARS // 3) if first is not None and first.end() > MESSAGE_CHARS else 0
+    if start or len(body) > MESSAGE_CHARS:
+        body = ("… " if start else "") + body[start : start + MESSAGE_CHARS] + (" …" if start + MESSAGE_CHARS < len(body) else "")
+    shown = visible(body)
+    text = Text(shown) if shown else Text("(empty)", style="dim italic")
+    if marks is not None:
+        text.highlight_regex(marks, MATCH_STYLE)
+    return Text.assemble(head, "\n", text)
+
+
+def match_pattern(words: list[str]) -> re.Pattern[str] | None:
+    """The matched words (case-insensitive), longest first; ``None`` when there are none."""
+    kept = sorted({w for w in words if w.strip()}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(w) for w in kept), re.I) if kept else None
 
 
 class TranscriptPreview(VerticalScroll, can_focus=True):
@@ -61,11 +80,14 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self._reading = False
         self._generation = 0  # bumped by every ``show``: a page read for an earlier one is dropped
         self.focus_message_id: int | None = None
+        self.marks: re.Pattern[str] | None = None
 
-    def show(self, session_id: str | None, *, focus_message_id: int | None = None, title: str = "") -> None:
-        """Replace the content with the first page of ``session_id`` (``None`` clears it)."""
+    def show(self, session_id: str | None, *, focus_message_id: int | None = None, title: str = "",
+             marks: re.Pattern[str] | None = None) -> None:
+        """Replace the content with the first page of ``session_id`` (``None`` clears it); pages
+        are read up to ``focus_message_id``, which is scrolled to the top with ``marks`` styled."""
         self.session_id, self.loaded, self.exhausted = session_id, 0, session_id is None
-        self.focus_message_id = focus_message_id
+        self.focus_message_id, self.marks = focus_message_id, marks
         self._generation += 1
         self._reading = session_id is not None
         self.border_title = literal_line(title)  # a str border title would be parsed as markup
@@ -109,9 +131,10 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
 
     def _message_widget(self, message: StoredMessage) -> Static:
         classes = f"preview-message role-{message.role}"
-        if message.id == self.focus_message_id:
+        focused = message.id == self.focus_message_id
+        if focused:
             classes += " focused-match"
-        return Static(message_text(message), classes=classes, markup=False)
+        return Static(message_text(message, self.marks if focused else None), classes=classes, markup=False)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)

@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from engine.store import SessionDB
 from hermes_tui.screens import search as search_screen
+from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 from tests.tui.helpers import SIZE, screen_text, wait_until
@@ -98,3 +99,42 @@ async def test_each_heading_shows_its_own_session_title_and_id(db: SessionDB) ->
         for session in (db.get_session(i) for i in ids):
             heading = next(line for line in text.splitlines() if session.id in line and "match" in line)
             assert session.title in heading
+
+
+async def test_a_hit_opens_in_its_session_scrolled_to_the_match_and_marked(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = await typed(pilot, "rotate")
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        view = app.screen
+        await pilot.pause()
+        focused = view.query_one(".focused-match")
+        assert focused.region.y < 24 and "rotate" in screen_text(app)  # on screen, however long the message
+        marked = [s for s in focused.render().spans if focused.render().plain[s.start:s.end].lower() == "rotate"]
+        assert marked and marked[0].style.reverse
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert app.result is app.NOTHING
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: app.result is not app.NOTHING)
+    assert app.result.session_id == screen.hits[0].session_id and app.result.message_id == screen.hits[0].message_id
+
+
+def test_snapshot_hit_view(snap_compare, upstream_home: Path) -> None:
+    upstream = SessionDB.open_home(upstream_home)  # fixed session ids, so the title line is stable
+
+    async def run_before(pilot) -> None:
+        await wait_until(pilot, lambda: pilot.app.screen.shown_query is not None)
+        pilot.app.screen.query_one("#query", Input).cursor_blink = False
+        await typed(pilot, "certbot")
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HitView) and pilot.app.screen.query(".focused-match"))
+        await pilot.pause()
+
+    try:
+        assert snap_compare(ScreenHost(lambda: SearchScreen(upstream)), terminal_size=(100, 24), run_before=run_before)
+    finally:
+        upstream.close()
