@@ -304,7 +304,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         if not self.hits and not self.titles:
             return f"No matches for {query!r}."
         parts = [f"{plural(len(self.hits), 'match', 'matches')} in "
-                 f"{plural(len(group_by_lineage(self.hits)), 'conversation')}"]
+                 f"{plural(len(group_by_lineage(self.hits)), 'conversation')}" if self.hits else "no message matches"]
         if self.titles:
             parts.append(f"{plural(len(self.titles), 'title')}")
         if self.newest_first:
@@ -363,7 +363,8 @@ class SearchScreen(Screen["SearchTarget | None"]):
             self.dismiss(target)  # not awaited: this runs in the screen's own message handler
 
     def _title_of(self, session_id: str) -> str:
-        return next((h.title for h in self.hits if h.session_id == session_id and h.title), None) or session_id
+        titles = [(h.session_id, h.title) for h in self.hits] + [(s.id, s.title) for s in self.titles]
+        return next((title for sid, title in titles if sid == session_id and title), None) or session_id
 
     # ----- actions -------------------------------------------------------------------------
 
