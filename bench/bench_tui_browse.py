@@ -1,110 +1,345 @@
-"""Browse bench: session-tree open time and search keystroke-to-results time, big home vs small home.
+"""Browse bench (issue 17): search keystroke → results drawn, screen open, preview, typing at speed.
 
-    .venv/bin/python -m bench.bench_tui_browse [--repeat N]
+    .venv/bin/python -m bench.bench_tui_browse [--repeat N] [--no-record]
 
-Both screens run headless (``App.run_test``) over a 10,000-session / 200,000-message synthetic home
-and over a 10-session / 100-message one; the figure that matters is the ratio between the two in
-the same run (targets: tree ≤ 2×, search ≤ 3×). Search times include the 150 ms typing debounce,
-which is the same on both homes.
+The real app (``HermesApp`` over the real agent and store, headless at 160×50) on a copy of the
+synthetic 10,000-session / 200,000-message home, in which every 500th session is titled
+"Postmortem …" (a word no message holds), and on an empty home. Times end at the first frame
+handed to the terminal driver (``App._display``) that holds the result, so nothing polls the
+screen while the app works:
+
+- search, per query class: the query minus its last character is typed and its results drawn,
+  then the last key is pressed; last key → first frame with that query's results (debounce
+  included). Beside it, in the same run, the store's ``search`` alone and a bare
+  ``SELECT rowid … MATCH … LIMIT 20``.
+- typing a 10-character query at 15 keys/s: the longest gap between two event-loop ticks (how
+  long a keystroke's echo could wait), and whether the results ever went back to an older query.
+- screen open: ``/sessions`` and ``/search`` as the app runs them → the first frame with their
+  data (the first page of lineages; the recent sessions).
+- preview: a 500-message session highlighted in the tree → the first frame with its messages.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
+import sqlite3
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from textual.app import App
-from textual.widgets import Input
+import yaml
 
-from bench.synthetic_home import build_home, cached_home
+from bench.record import append_run
+from bench.synthetic_home import cached_home
+from bench.timing import percentile
 from engine.store import SessionDB
-from hermes_tui.screens.search import SearchScreen
-from hermes_tui.screens.sessions import SessionsScreen
+from tests.tui.helpers import close_app, make_app, ready
 
-SIZE = (140, 40)
-QUERIES = ("deploy", "kubernetes error", "schema*", "支付服务", "迁移")
+SIZE = (160, 50)
+TITLE_WORD = "postmortem"
+QUERY_CLASSES: dict[str, list[str]] = {
+    "rare word": [f"rareword{97 * k % 5000}" for k in range(1, 41)],
+    "common word": ["deploy"],
+    "phrase": ['"deploy staging"'],
+    "prefix": ["schema*"],
+    "CJK ≥ 3 chars": ["支付服务"],
+    "CJK 1–2 chars": ["迁移"],
+    "title word": [TITLE_WORD],
+}
+KEY_NAMES = {'"': "quotation_mark", "*": "asterisk"}
+TYPED = "kubernetes"  # 10 characters, typed at 15 keys/s
+KEY_INTERVAL_S = 1 / 15
 
 
-class Host(App):
-    pass
+def prepare_big(folder: Path) -> Path:
+    """A copy of the cached synthetic home, with titles only a title search can find."""
+    home = folder / "big"
+    shutil.copytree(cached_home(), home)
+    conn = sqlite3.connect(home / "state.db")
+    conn.execute("UPDATE sessions SET title = 'Postmortem ' || id WHERE rowid % 500 = 0")
+    conn.commit()
+    conn.close()
+    write_config(home)
+    return home
 
 
-async def until(app: App, condition: Callable[[], object], timeout: float = 30.0) -> float:
-    """Seconds until ``condition`` holds, polling every millisecond while the app runs."""
+def write_config(home: Path) -> None:
+    """A model nothing calls: the bench never sends a prompt."""
+    home.mkdir(parents=True, exist_ok=True)
+    config = {"model": {"provider": "openai", "name": "gpt-4o", "base_url": "http://127.0.0.1:9/v1"},
+              "memory": {"nudge_interval": 0}, "display": {"theme": "textual-dark"}}
+    (home / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+
+
+def long_session(home: Path, count: int = 500) -> str:
+    with SessionDB.open_home(home) as db:
+        session_id = db.create_session(source="cli", title="Long preview session")
+        db.append_messages(session_id, [
+            {"role": "user" if n % 2 == 0 else "assistant", "content": f"Message {n} about the deploy of service {n}."}
+            for n in range(count)
+        ])
+        db.end_session(session_id, "user_exit")
+    return session_id
+
+
+class Frames:
+    """Stamps the first frame sent to the driver after which ``condition`` holds."""
+
+    def __init__(self, app) -> None:
+        self.condition: Callable[[], object] | None = None
+        self.stamp = 0.0
+        display = app._display
+
+        def timed(screen, update) -> None:
+            display(screen, update)
+            if update is not None and self.condition is not None and not self.stamp and self.condition():
+                self.stamp = time.perf_counter()
+
+        app._display = timed
+
+    def expect(self, condition: Callable[[], object]) -> None:
+        self.condition, self.stamp = condition, 0.0
+
+    async def wait(self, timeout: float = 30.0) -> float:
+        deadline = time.perf_counter() + timeout
+        while not self.stamp:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no frame with {self.condition} within {timeout}s")
+            await asyncio.sleep(0.001)
+        self.condition = None
+        return self.stamp
+
+
+@dataclass
+class LoopLag:
+    """The longest gap between event-loop ticks while ``running``: what a keystroke's echo waits."""
+
+    worst: float = 0.0
+    running: bool = True
+    gaps: list[float] = field(default_factory=list)
+
+    async def watch(self) -> None:
+        last = time.perf_counter()
+        while self.running:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            self.gaps.append(now - last - 0.001)
+            last = now
+
+
+def search_screen(app):
+    from hermes_tui.screens.search import SearchScreen
+
+    return next(s for s in app.screen_stack if isinstance(s, SearchScreen))
+
+
+async def open_search(app, pilot, frames: Frames):
+    from hermes_tui.screens.search import SearchScreen
+
     start = time.perf_counter()
-    while not condition():
-        if time.perf_counter() - start > timeout:
-            raise TimeoutError(str(condition))
-        await asyncio.sleep(0.001)
-    return time.perf_counter() - start
+    frames.expect(lambda: isinstance(app.screen, SearchScreen) and app.screen.shown_query == "")
+    await app.slash_search("")
+    elapsed = await frames.wait() - start
+    return search_screen(app), elapsed
 
 
-async def tree_open(db: SessionDB, repeat: int) -> list[float]:
-    times = []
-    app = Host()
-    async with app.run_test(size=SIZE) as pilot:
-        for _ in range(repeat):
-            screen = SessionsScreen(db)
-            start = time.perf_counter()
-            await app.push_screen(screen)
-            await until(app, lambda: screen.tree.root.children)
-            await pilot.pause()
-            times.append(time.perf_counter() - start)
-            app.pop_screen()
-            await pilot.pause()
-    return times
+async def open_sessions(app, frames: Frames) -> float:
+    from hermes_tui.screens.sessions import SessionsScreen
+
+    start = time.perf_counter()
+    frames.expect(lambda: isinstance(app.screen, SessionsScreen) and app.screen.tree.root.children)
+    await app.slash_sessions("")
+    return await frames.wait() - start
 
 
-async def search_latency(db: SessionDB, repeat: int) -> dict[str, list[float]]:
+async def close_browser(app, pilot) -> None:
+    await pilot.press("escape")
+    while app.screen is not app.main:
+        await asyncio.sleep(0.005)
+    await pilot.pause()
+
+
+async def set_and_draw(screen, frames: Frames, text: str) -> None:
+    from textual.widgets import Input
+
+    box = screen.query_one("#query", Input)
+    if box.value == text and screen.shown_query == text:
+        return  # already drawn: setting the same text changes nothing, so no frame would come
+    frames.expect(lambda: screen.shown_query == text)
+    box.value = text
+    box.cursor_position = len(text)
+    await frames.wait()
+
+
+async def search_latency(app, pilot, frames: Frames, repeat: int) -> dict[str, list[float]]:
+    screen, _ = await open_search(app, pilot, frames)
     out: dict[str, list[float]] = {}
-    app = Host()
-    async with app.run_test(size=SIZE) as pilot:
-        screen = SearchScreen(db)
-        await app.push_screen(screen)
-        await until(app, lambda: screen.shown_query == "")
-        box = screen.query_one("#query", Input)
-        for query in QUERIES:
-            for _ in range(repeat):
-                box.value = ""
-                await until(app, lambda: screen.shown_query == "")
-                start = time.perf_counter()
-                box.value = query  # the last keystroke of the query
-                await until(app, lambda q=query: screen.shown_query == q)
-                await pilot.pause()
-                out.setdefault(query, []).append(time.perf_counter() - start)
+    for name, queries in QUERY_CLASSES.items():
+        for n in range(repeat):
+            query = queries[n % len(queries)]
+            await set_and_draw(screen, frames, "")
+            await set_and_draw(screen, frames, query[:-1])
+            frames.expect(lambda q=query: screen.shown_query == q)
+            start = time.perf_counter()
+            await pilot.press(KEY_NAMES.get(query[-1], query[-1]))
+            assert screen.query_text == query, (screen.query_text, query)
+            out.setdefault(name, []).append(await frames.wait() - start)
+    await set_and_draw(screen, frames, "")
+    await close_browser(app, pilot)
     return out
 
 
-def measure(home: Path, repeat: int) -> tuple[float, dict[str, float]]:
+async def typing_run(app, pilot, frames: Frames) -> tuple[float, bool, list[str]]:
+    """Type TYPED at 15 keys/s; the worst loop stall, and whether shown results only moved forward."""
+    screen, _ = await open_search(app, pilot, frames)
+    shown: list[str] = []
+    show = screen._show
+
+    def record(query, *args, **kwargs):
+        shown.append(query)
+        return show(query, *args, **kwargs)
+
+    screen._show = record
+    lag = LoopLag()
+    watcher = asyncio.create_task(lag.watch())
+    for char in TYPED:
+        started = time.perf_counter()
+        await app._press_keys([char])
+        await asyncio.sleep(max(0.0, KEY_INTERVAL_S - (time.perf_counter() - started)))
+    frames.expect(lambda: screen.shown_query == TYPED)
+    await frames.wait()
+    lag.running = False
+    await watcher
+    screen._show = show
+    lengths = [len(q) for q in shown]
+    forward = lengths == sorted(lengths) and all(TYPED.startswith(q) for q in shown)
+    await set_and_draw(screen, frames, "")
+    await close_browser(app, pilot)
+    return max(lag.gaps), forward, shown
+
+
+async def preview_time(app, pilot, frames: Frames, session_id: str, repeat: int) -> list[float]:
+    """Highlight the long session in the tree (its lineage is the newest) → its messages drawn."""
+    from textual.widgets import Static
+
+    times = []
+    for _ in range(repeat):
+        await open_sessions(app, frames)
+        screen = app.screen
+        tree = screen.tree
+        node = next(n for n in tree.root.children if n.data is not None and n.data.id == session_id)
+        other = next(n for n in tree.root.children if n.data is not None and n.data.id != session_id)
+        tree.move_cursor(other)
+        await pilot.pause()
+        preview = screen.preview
+
+        def drawn() -> bool:
+            return preview.session_id == session_id and any(
+                "Message 0 about" in str(w.render()) for w in preview.query(Static))
+
+        frames.expect(drawn)
+        start = time.perf_counter()
+        tree.move_cursor(node)
+        times.append(await frames.wait() - start)
+        await close_browser(app, pilot)
+    return times
+
+
+async def run_app(home: Path, repeat: int, *, search: bool, preview_session: str | None) -> dict:
+    app = make_app(home)
+    frames = Frames(app)
+    result: dict = {}
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.pause(0.5)
+        tree, search_open = [], []
+        for _ in range(repeat):
+            tree.append(await open_sessions(app, frames))
+            await close_browser(app, pilot)
+            search_open.append((await open_search(app, pilot, frames))[1])
+            await close_browser(app, pilot)
+        result["tree open"], result["search open"] = tree, search_open
+        if search:
+            result["search"] = await search_latency(app, pilot, frames, repeat)
+            result["typing"] = await typing_run(app, pilot, frames)
+        if preview_session:
+            result["preview"] = await preview_time(app, pilot, frames, preview_session, repeat)
+    close_app(app)
+    return result
+
+
+def store_times(home: Path, repeat: int) -> dict[str, tuple[float, float]]:
+    """Per class: the store's search (the screen's limit) and a bare MATCH … LIMIT 20, medians."""
+    from hermes_tui.screens.search import HIT_LIMIT
+
+    out = {}
     with SessionDB.open_home(home) as db:
-        tree = statistics.median(asyncio.run(tree_open(db, repeat)))
-        search = {q: statistics.median(t) for q, t in asyncio.run(search_latency(db, repeat)).items()}
-    return tree, search
+        conn = sqlite3.connect(home / "state.db")
+        for name, queries in QUERY_CLASSES.items():
+            table = "messages_fts_trigram" if name.startswith("CJK") else "messages_fts"
+            store, bare = [], []
+            for n in range(repeat):
+                query = queries[n % len(queries)]
+                start = time.perf_counter()
+                db.search(query, limit=HIT_LIMIT)
+                store.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT 20", (query,)).fetchall()
+                bare.append(time.perf_counter() - start)
+            out[name] = (statistics.median(store), statistics.median(bare))
+        conn.close()
+    return out
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:.0f} ms"
+
+
+def report(big: dict, empty: dict, store: dict, repeat: int) -> str:
+    lines = [f"`--repeat {repeat}`, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end.", "",
+             "| search class | median | p95 | store search | bare MATCH LIMIT 20 | p95 / bare |",
+             "|---|---|---|---|---|---|"]
+    for name, times in big["search"].items():
+        s, b = store[name]
+        p95 = percentile(times, 95)
+        lines.append(f"| {name} | {ms(statistics.median(times))} | {ms(p95)} | {s * 1000:.1f} ms | "
+                     f"{b * 1000:.2f} ms | {p95 / max(b, 1e-6):.0f}× |")
+    worst, forward, shown = big["typing"]
+    lines += ["", f"Typing `{TYPED}` at 15 keys/s: longest event-loop stall {ms(worst)}; results "
+              f"{'only moved forward' if forward else 'went back to an older query'} (shown: {', '.join(shown)}).", "",
+              "| screen | big home median | p95 | empty home median | p95 |", "|---|---|---|---|---|"]
+    for name in ("tree open", "search open"):
+        b, e = big[name], empty[name]
+        lines.append(f"| {name} | {ms(statistics.median(b))} | {ms(percentile(b, 95))} | "
+                     f"{ms(statistics.median(e))} | {ms(percentile(e, 95))} |")
+    p = big["preview"]
+    lines.append(f"| preview (500 messages) | {ms(statistics.median(p))} | {ms(percentile(p, 95))} | | |")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--no-record", action="store_true", help="print only; do not append to results/")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        big = Path(tmp) / "big"
-        shutil.copytree(cached_home(), big)
-        small = build_home(Path(tmp) / "small", sessions=10, messages=100)
-        big_tree, big_search = measure(big, args.repeat)
-        small_tree, small_search = measure(small, args.repeat)
-    print(f"tree open: big {big_tree * 1000:.0f} ms, small {small_tree * 1000:.0f} ms, "
-          f"ratio {big_tree / small_tree:.2f}× (target ≤ 2×)")
-    print("| query | 200k-message home | 100-message home | ratio (target ≤ 3×) |")
-    print("|---|---|---|---|")
-    for query in QUERIES:
-        b, s = big_search[query], small_search[query]
-        print(f"| `{query}` | {b * 1000:.0f} ms | {s * 1000:.0f} ms | {b / s:.2f}× |")
+        big_home = prepare_big(Path(tmp))
+        preview_session = long_session(big_home)
+        empty_home = Path(tmp) / "empty"
+        write_config(empty_home)
+        store = store_times(big_home, args.repeat)
+        big = asyncio.run(run_app(big_home, args.repeat, search=True, preview_session=preview_session))
+        empty = asyncio.run(run_app(empty_home, args.repeat, search=False, preview_session=None))
+    text = report(big, empty, store, args.repeat)
+    print(text)
+    if not args.no_record:
+        append_run("tui_browse", text)
     return 0
 
 

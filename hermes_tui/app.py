@@ -17,7 +17,7 @@ import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar, cast
 
 from textual import events, work
 from textual.app import App
@@ -357,20 +357,37 @@ class HermesApp(App):
             self.pop_screen()
         return shown
 
+    def _kept_browser(self, kind: type[BrowserT], make: Callable[[], BrowserT]) -> tuple[BrowserT, bool]:
+        """The one ``kind`` browser, built on first use and kept installed: opening it again
+        costs a frame, not a mount (a new screen took about half a second to build). Returns it
+        and whether it was shown before (its data then wants a refresh)."""
+        name = kind.__name__
+        shown_before = self.is_screen_installed(name)
+        if not shown_before:
+            self.install_screen(make(), name)
+        return cast(BrowserT, self.get_screen(name)), shown_before
+
     async def slash_sessions(self, args: str) -> None:
         from hermes_tui.screens.sessions import SessionsScreen
 
         if self._open_browser(SessionsScreen) is None:
-            self.push_screen(SessionsScreen(self.db, live_session_id=self.agent.session_id), self._resume_picked)
+            screen, shown_before = self._kept_browser(SessionsScreen, lambda: SessionsScreen(self.db))
+            screen.live_session_id = self.agent.session_id
+            if shown_before:
+                screen.reopen()
+            self.push_screen(screen, self._resume_picked)
 
     async def slash_search(self, args: str) -> None:
         from hermes_tui.screens.search import SearchScreen
 
         shown = self._open_browser(SearchScreen)
-        if shown is not None:
-            shown.focus_query(args)
-        else:
-            self.push_screen(SearchScreen(self.db, summarize=self.agent.search_sessions, query=args), self._open_match)
+        if shown is None:
+            shown, shown_before = self._kept_browser(SearchScreen, lambda: SearchScreen(
+                self.db, summarize=lambda query: self.agent.search_sessions(query), query=args))
+            if shown_before:
+                shown.reopen()
+            await self.push_screen(shown, self._open_match)
+        shown.focus_query(args)
 
     def _resume_picked(self, session_id: str | None, note: str = "") -> None:
         """A session chosen in the tree or in search: resume its lineage tip in the chat."""

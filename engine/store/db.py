@@ -45,6 +45,7 @@ from engine.store.messages import (
 )
 from engine.store.models import SearchHit, Session, StoredMessage, TreeNode
 from engine.store.query import parse_query
+from engine.store.reader import SearchReader
 from engine.store.search import run_search
 from engine.store.titles import like_escape, numbered, sanitize_title, split_numbered
 
@@ -481,15 +482,21 @@ class SessionDB:
         source: str | None = None,
         exclude_session_ids: Collection[str] = (),
         hide_sources: Collection[str] = (),
+        newest_first: bool = False,
     ) -> list[SearchHit]:
-        """Best matches first (newest first for 1–2 character CJK terms); never raises on query text."""
+        """Best matches first (newest first for 1–2 character CJK terms, or when ``newest_first``);
+        never raises on query text."""
         parsed = parse_query(query)
         return self._read(
             lambda c: run_search(
                 c, parsed, limit=limit, source=source, exclude_session_ids=exclude_session_ids,
-                hide_sources=hide_sources,
+                hide_sources=hide_sources, newest_first=newest_first,
             )
         )
+
+    def reader(self) -> "SearchReader":
+        """A read-only connection of its own for an interactive browser (its queries can be stopped)."""
+        return SearchReader(self.path)
 
     # -- removal, stats, export -------------------------------------------------------------
     def delete_plan(self, session_id: str) -> Removal:

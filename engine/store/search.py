@@ -13,6 +13,11 @@ usually fill the page. Newest messages come first on this route (there is no rel
 ``OR`` keeps FTS5's meaning (AND and NOT bind tighter): each OR group's candidates are the
 intersection of its terms' (a longer term's come from a trigram MATCH), the groups are united,
 and every candidate is then tested against the whole query.
+
+``newest_first`` (WORD/TRIGRAM): the index walked newest first (rowid order), stopping at the
+limit. Ranking by ``bm25`` scores every match before the limit applies (a common word: 180k rows,
+half a second); the walk costs about what a bare ``MATCH … LIMIT`` does, so an interactive
+search can show it at once and rank while the user pauses.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from engine.tokens import content_text
 VOCAB = "temp.hermes_trigram_vocab"
 MAX_CHAR = "\U0010ffff"
 SNIPPET_BEFORE, SNIPPET_AFTER = 30, 70
-RECENT_WINDOW = 500
+RECENT_WINDOW = 500  # messages the newest-first walk looks back per 20 wanted hits
 # Every hit row ends with its session's parent (when that row exists) and the parent's parent:
 # a lineage of depth ≤ 1, the usual case, needs no further walk to find its root.
 HIT_COLUMNS = "m.session_id, m.role, m.timestamp, s.title, p.id, p.parent_session_id"
@@ -79,7 +84,7 @@ _FTS_SELECT = {
 SELECT {table}.rowid, {text}, {STRUCTURED_RAW}, {HIT_COLUMNS}
 FROM {table} CROSS JOIN messages m ON m.id = {table}.rowid CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
 WHERE {table} MATCH ?{{where}}
-ORDER BY {table}.rank LIMIT ?"""
+ORDER BY {{order}} LIMIT ?"""
     for route, table, text in (
         (Route.WORD, "messages_fts", f"snippet(messages_fts, 0, '{MATCH_START}', '{MATCH_END}', '…', 16)"),
         (Route.TRIGRAM, "messages_fts_trigram", "messages_fts_trigram.content"),
@@ -87,8 +92,15 @@ ORDER BY {table}.rank LIMIT ?"""
 }
 
 
-def _fts_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
-    sql = _FTS_SELECT[parsed.route].format(where=where)
+_FTS_TABLE = {Route.WORD: "messages_fts", Route.TRIGRAM: "messages_fts_trigram"}
+
+
+def _fts_rows(
+    conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any], newest_first: bool
+) -> list:
+    table = _FTS_TABLE[parsed.route]
+    order = f"{table}.rowid DESC" if newest_first else f"{table}.rank"
+    sql = _FTS_SELECT[parsed.route].format(where=where, order=order)
     return conn.execute(sql, (parsed.match_expression(), *params, limit)).fetchall()
 
 
@@ -136,13 +148,13 @@ def _or_groups(terms: tuple[Term, ...]) -> list[list[Term]]:
     return groups
 
 
-def _check_sql(groups: list[list[Term]]) -> tuple[str, list[str]]:
-    """The whole query as ``instr`` tests over the indexed text (``t``), with their parameters.
+def _check_sql(groups: list[list[Term]], column: str = "t.content") -> tuple[str, list[str]]:
+    """The whole query as ``instr`` tests over ``column`` (the indexed text), with their parameters.
 
     ``lower()`` (a copy of every row's text) only for terms with case.
     """
     def test(term: Term) -> str:
-        text = "t.content" if term.text.lower() == term.text.upper() else "lower(t.content)"
+        text = column if term.text.lower() == term.text.upper() else f"lower({column})"
         return f"instr({text}, ?) {'=' if term.op == 'NOT' else '>'} 0"
 
     sql = " OR ".join("(" + " AND ".join(test(t) for t in group) + ")" for group in groups)
@@ -169,14 +181,16 @@ ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 
 
 def _short_rows(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int, where: str, params: list[Any]) -> list:
-    """Newest matches first. A common term is found among the newest RECENT_WINDOW messages; a
-    rarer one is looked up through the trigram vocabulary (cost grows with its occurrences)."""
+    """Newest matches first. A common term is found among the newest messages (RECENT_WINDOW
+    of them per 20 hits wanted); a rarer one is looked up through the trigram vocabulary (cost
+    grows with its occurrences)."""
     groups = _or_groups(parsed.terms)
     checks, check_params = _check_sql(groups)
     # Walk the timestamp index newest first (stopping at ``limit`` matches), no further back
-    # than the RECENT_WINDOW-th newest message.
+    # than the window's newest messages (wider for a longer page).
     walk = _WALK_SELECT.format(checks=checks, where=where)
-    rows = conn.execute(walk, [RECENT_WINDOW - 1, *check_params, *params, limit]).fetchall()
+    window = RECENT_WINDOW * max(1, limit // 20)
+    rows = conn.execute(walk, [window - 1, *check_params, *params, limit]).fetchall()
     if len(rows) < limit:
         rows = _vocab_rows(conn, groups, limit, where, params)
     return rows
@@ -241,6 +255,7 @@ def run_search(
     source: str | None,
     exclude_session_ids: Collection[str],
     hide_sources: Collection[str],
+    newest_first: bool = False,
 ) -> list[SearchHit]:
     if parsed.route is Route.EMPTY or limit <= 0:
         return []
@@ -248,7 +263,7 @@ def run_search(
     if parsed.route is Route.SHORT:
         rows = _short_rows(conn, parsed, limit, where, params)
     else:
-        rows = _fts_rows(conn, parsed, limit, where, params)
+        rows = _fts_rows(conn, parsed, limit, where, params, newest_first)
     deeper = roots_of(conn, {parent for *_, parent, grandparent in rows if grandparent is not None})
     return [
         SearchHit(
@@ -257,6 +272,16 @@ def run_search(
         )
         for position, (mid, text, raw, sid, role, ts, title, parent, grandparent) in enumerate(rows, start=1)
     ]
+
+
+def title_matches(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int) -> list[str]:
+    """Ids of the sessions whose title holds the query (each term a case-insensitive substring,
+    OR/NOT as in a message search), newest first: a title is often the only place a word is."""
+    if parsed.route is Route.EMPTY or limit <= 0:
+        return []
+    checks, params = _check_sql(_or_groups(parsed.terms), "s.title")
+    sql = f"SELECT s.id FROM sessions s WHERE s.title IS NOT NULL AND ({checks}) ORDER BY s.started_at DESC, s.rowid DESC LIMIT ?"
+    return [row[0] for row in conn.execute(sql, [*params, limit])]
 
 
 def _root(sid: str, parent: str | None, grandparent: str | None, deeper: dict[str, str]) -> str:

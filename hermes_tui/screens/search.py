@@ -1,17 +1,24 @@
 """Interactive search: results as you type, grouped by conversation, the match in context.
 
-Each keystroke restarts a short timer; when it fires the query runs in a thread worker with
-``exclusive=True``, so a slow query for "dep" never overwrites the results for "deploy". The
-screen dismisses with a ``SearchTarget`` (the session and message to open) or ``None``. The
-"summarize" action runs the session-search summary off the UI thread and shows it in place of
-the preview.
+Every keystroke supersedes the query before it: the one in flight is interrupted (the screen's
+own read connections, ``SessionDB.reader``) and any result it still delivers is dropped by its
+generation, so what is shown is never older than the last query that finished. Each query first
+walks the index newest first, which costs about a bare ``MATCH … LIMIT`` whatever the word, and
+is drawn at once; when that page is full (a common word) the matches are ranked by relevance
+once typing pauses, on a second connection, and the ranked page replaces it. The debounce
+follows what the last queries cost, between ``DEBOUNCE_MIN_S`` and ``DEBOUNCE_MAX_S``. Session
+titles are searched beside the messages. The screen dismisses with a ``SearchTarget`` (the
+session and message to open) or ``None``; "summarize" runs the session-search summary off the UI
+thread and shows it in place of the preview.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual import on, work
@@ -34,10 +41,14 @@ from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_text
-from hermes_tui.widgets.transcript_preview import TranscriptPreview
+from hermes_tui.screens.hit_view import HitView, matched_words
+from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern
 
-DEBOUNCE_S = 0.15
+DEBOUNCE_MIN_S, DEBOUNCE_MAX_S = 0.01, 0.15
+RANK_PAUSE_S = 0.3  # typing paused this long: rank a full page of newest matches
+RANK_BUDGET_S = 0.03  # a page that is not full is ranked at once when that fits in this budget
 HIT_LIMIT = 100
+TITLE_LIMIT = 5
 RECENT_LIMIT = 30
 Summarizer = Callable[[str], SessionSearchResult]
 
@@ -64,21 +75,60 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def fit_match(snippet: Text, width: int) -> Text:
+    """``snippet`` cut to ``width`` cells so that its first match stays in view: when the match
+    would fall past the edge, the text before it is dropped (``…``), keeping some lead-in."""
+    if cell_len(snippet.plain) <= width or not snippet.spans:
+        return snippet
+    first = min(snippet.spans, key=lambda span: span.start)
+    if cell_len(snippet.plain[: first.end]) <= width:
+        return snippet
+    lead_in, cut = width // 4, first.start
+    while cut > 0 and cell_len(snippet.plain[cut - 1 : first.start]) <= lead_in:
+        cut -= 1
+    return Text("…") + snippet[cut:]
+
+
+def session_heading(hit: SearchHit, matches: int) -> Text:
+    """The session that holds the hits below: its own title and id."""
+    return Text.assemble((visible_line(hit.title or "(untitled)"), "bold"), (f"  {visible_line(hit.session_id)}", "dim"),
+                         (f"  {plural(matches, 'match', 'matches')}", "dim"), no_wrap=True, overflow="ellipsis")
+
+
+def hit_line(hit: SearchHit, now: float, match_style: str, width: int) -> Text:
+    """One matching message on one line: role, age, then the snippet with its match in view."""
+    lead = Text(f"  {visible_line(hit.role):<9} {relative_time(hit.timestamp, now):<14} ", style="dim")
+    snippet = fit_match(snippet_text(one_line(hit.snippet), match_style), max(8, width - cell_len(lead.plain)))
+    line = Text.assemble(lead, snippet)
+    line.truncate(width, overflow="ellipsis")
+    return line
+
+
 def result_options(groups: list[list[SearchHit]], now: float, match_style: str, width: int) -> list[Option]:
-    """One disabled heading per conversation, then one option per matching message (one line each)."""
+    """Per conversation, a disabled heading for each session that holds hits (its own title and
+    id), then one option per matching message."""
     options: list[Option] = []
     for group in groups:
-        head = group[0]
-        heading = Text.assemble((visible_line(head.title or "(untitled)"), "bold"),
-                                (f"  {visible_line(head.lineage_root)}", "dim"),
-                                (f"  {plural(len(group), 'match', 'matches')}", "dim"), no_wrap=True)
-        options.append(Option(heading, id=f"group:{head.lineage_root}", disabled=True))
+        by_session: dict[str, list[SearchHit]] = {}
         for hit in group:
-            lead = Text(f"  {visible_line(hit.role):<9} {relative_time(hit.timestamp, now):<14} ", style="dim")
-            line = Text.assemble(lead, snippet_text(one_line(hit.snippet), match_style))
-            line.truncate(width, overflow="ellipsis")
-            options.append(Option(line, id=f"hit:{hit.session_id}:{hit.message_id}"))
+            by_session.setdefault(hit.session_id, []).append(hit)
+        for session_id, hits in by_session.items():
+            options.append(Option(session_heading(hits[0], len(hits)), id=f"group:{session_id}", disabled=True))
+            options.extend(Option(hit_line(hit, now, match_style, width), id=f"hit:{hit.session_id}:{hit.message_id}")
+                           for hit in hits)
     return options
+
+
+def title_options(sessions: list[Session], now: float) -> list[Option]:
+    """Sessions whose title matched, above the message hits."""
+    if not sessions:
+        return []
+    heading = Option(Text(f"Titles · {plural(len(sessions), 'session')}", style="bold"), id="titles", disabled=True)
+    return [heading, *(
+        Option(Text.assemble(("  " + visible_line(s.title or ""), "bold"),
+                             (f"  {visible_line(s.id)}  {relative_time(s.last_active, now)}", "dim"),
+                             no_wrap=True, overflow="ellipsis"), id=f"session:{s.id}")
+        for s in sessions)]
 
 
 def recent_options(sessions: list[Session], now: float) -> list[Option]:
@@ -112,9 +162,16 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self.initial_query = query
         self.newest_first = False
         self.hits: list[SearchHit] = []
+        self.titles: list[Session] = []
         self.shown_query: str | None = None  # the query the listed results belong to
+        self.ranked = True  # whether the listed hits are in their final order
         self._timer: Timer | None = None
+        self._rank_timer: Timer | None = None
         self._snippets: dict[str, str] = {}
+        self._generation = 0  # bumped on every keystroke: results of an earlier one are dropped
+        self._cost = DEBOUNCE_MIN_S  # what a query and its drawing took lately (seconds, smoothed)
+        self._reader = db.reader()  # the quick walk
+        self._ranker = db.reader()  # ranking, abandoned when a key arrives
 
     def compose(self) -> ComposeResult:
         yield Static("Search", id="search-title")
@@ -138,55 +195,130 @@ class SearchScreen(Screen["SearchTarget | None"]):
 
     def on_mount(self) -> None:
         self.query_one("#query", Input).focus()
-        self._run(self.initial_query)
+        self._run(self.initial_query, self._generation)
+
+    def reopen(self) -> None:
+        """About to be shown again (the app keeps one search screen): the listed results are refreshed."""
+        self._stop_queries()
+        self._run(self.query_text, self._generation)
+
+    def on_unmount(self) -> None:
+        self._stop_queries()
+        self._reader.close()
+        self._ranker.close()
 
     # ----- live results --------------------------------------------------------------------
 
+    @property
+    def debounce_s(self) -> float:
+        return min(DEBOUNCE_MAX_S, max(DEBOUNCE_MIN_S, self._cost))
+
+    def _stop_queries(self) -> None:
+        for timer in (self._timer, self._rank_timer):
+            if timer is not None:
+                timer.stop()
+        self._generation += 1
+        self._reader.interrupt()
+        self._ranker.interrupt()
+
     @on(Input.Changed, "#query")
     def _typed(self, event: Input.Changed) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(DEBOUNCE_S, lambda: self._run(event.value))
+        self._stop_queries()
+        generation = self._generation
+        self._timer = self.set_timer(self.debounce_s, lambda: self._run(event.value, generation))
 
     @on(Input.Submitted, "#query")
     def _submitted(self) -> None:
         self.action_focus_results()
 
-    @work(thread=True, exclusive=True, group="search")
-    def _run(self, query: str) -> None:
+    def _current(self, generation: int) -> Callable[[], bool]:
         worker = get_current_worker()
-        try:
-            if query.strip():
-                found: list[SearchHit] | list[Session] = self.db.search(query, limit=HIT_LIMIT)
-            else:
-                found = self.db.list_sessions(limit=RECENT_LIMIT)
-        except HermesError as exc:
-            if not worker.is_cancelled:
-                deliver(self, self._set_status, str(exc))
-            return
-        if not worker.is_cancelled:
-            deliver(self, self._show, query, found)
+        return lambda: worker.is_cancelled or generation != self._generation
 
-    def _show(self, query: str, found: list) -> None:
+    @work(thread=True, exclusive=True, group="search")
+    def _run(self, query: str, generation: int) -> None:
+        stale = self._current(generation)
+        started = time.monotonic()
+        try:
+            if not query.strip():
+                deliver(self, self._show_recent, generation, self.db.list_sessions(limit=RECENT_LIMIT), started)
+                return
+            hits = self._reader.search(query, limit=HIT_LIMIT, newest_first=True, cancelled=stale)
+            titles = self._reader.titles(query, limit=TITLE_LIMIT, cancelled=stale)
+            if hits is None or titles is None:
+                return
+            ranked = not self._reader.ranks(query)
+            if not ranked and not self.newest_first and len(hits) < HIT_LIMIT:  # every match is here: rank them if that is quick
+                best = self._reader.search(query, limit=HIT_LIMIT, deadline=time.monotonic() + RANK_BUDGET_S,
+                                           cancelled=stale)
+                hits, ranked = (hits, False) if best is None else (best, True)
+        except HermesError as exc:
+            deliver(self, self._failed, generation, str(exc))
+            return
+        deliver(self, self._show, query, generation, hits, titles, ranked, started)
+
+    @work(thread=True, exclusive=True, group="rank")
+    def _rank(self, query: str, generation: int) -> None:
+        try:
+            hits = self._ranker.search(query, limit=HIT_LIMIT, cancelled=self._current(generation))
+        except HermesError as exc:
+            deliver(self, self._failed, generation, str(exc))
+            return
+        if hits is not None:
+            deliver(self, self._show, query, generation, hits, self.titles, True, None)
+
+    def _failed(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self._set_status(message)
+
+    def _learn_cost(self, started: float | None) -> None:
+        if started is not None:
+            self._cost = 0.5 * self._cost + 0.5 * (time.monotonic() - started)
+
+    def _show_recent(self, generation: int, sessions: list[Session], started: float) -> None:
+        if generation != self._generation:
+            return
+        self.hits, self.titles, self.ranked = [], [], True
+        self._list(recent_options(sessions, clock.now()), "", "Recent sessions — type to search")
+        self.call_after_refresh(self._learn_cost, started)
+
+    def _show(self, query: str, generation: int, hits: list[SearchHit], titles: list[Session], ranked: bool,
+              started: float | None) -> None:
+        if generation != self._generation:
+            return  # a key arrived since this query started
+        self.hits, self.titles, self.ranked = hits, titles, ranked
+        self._snippets = {f"hit:{h.session_id}:{h.message_id}": h.snippet for h in hits}
+        self._list(self._options(), query, self._status(query))
+        self.call_after_refresh(self._learn_cost, started)
+        if not ranked and not self.newest_first:
+            self._rank_timer = self.set_timer(RANK_PAUSE_S, lambda: self._rank(query, generation))
+
+    def _options(self) -> list[Option]:
         now = clock.now()
-        if query.strip():
-            self.hits = found
-            self._snippets = {f"hit:{h.session_id}:{h.message_id}": h.snippet for h in found}
-            style = f"bold reverse {self.app.theme_variables.get('accent', '')}".strip()
-            width = max(20, self.results.scrollable_content_region.width - 2)
-            options = result_options(order_groups(found, self.newest_first), now, style, width)
-            sessions = len(group_by_lineage(found))
-            order = "newest first" if self.newest_first else "best match first"
-            status = (f"{plural(len(found), 'match', 'matches')} in {plural(sessions, 'conversation')} · {order}"
-                      if found else f"No matches for {query!r}.")
+        style = f"bold reverse {self.app.theme_variables.get('accent', '')}".strip()
+        width = max(20, self.results.scrollable_content_region.width - 2)
+        groups = order_groups(self.hits, self.newest_first)
+        return title_options(self.titles, now) + result_options(groups, now, style, width)
+
+    def _status(self, query: str) -> str:
+        if not self.hits and not self.titles:
+            return f"No matches for {query!r}."
+        parts = [f"{plural(len(self.hits), 'match', 'matches')} in "
+                 f"{plural(len(group_by_lineage(self.hits)), 'conversation')}" if self.hits else "no message matches"]
+        if self.titles:
+            parts.append(f"{plural(len(self.titles), 'title')}")
+        if self.newest_first:
+            parts.append("newest first")
         else:
-            self.hits = []
-            options = recent_options(found, now)
-            status = "Recent sessions — type to search"
+            parts.append("best match first" if self.ranked else "newest first · ranking when you pause")
+        return " · ".join(parts)
+
+    def _list(self, options: list[Option], query: str, status: str) -> None:
         self.results.set_options(options)
         self.shown_query = query
         self._set_status(status)
-        first = next((i for i, o in enumerate(options) if not o.disabled), None)
+        enabled = [i for i, o in enumerate(options) if not o.disabled]
+        first = next((i for i in enabled if (options[i].id or "").startswith("hit:")), enabled[0] if enabled else None)
         self.results.highlighted = first
         if first is None:
             self.query_one(TranscriptPreview).show(None)
@@ -200,9 +332,9 @@ class SearchScreen(Screen["SearchTarget | None"]):
         if target is None:
             return
         self.query_one(ContentSwitcher).current = "preview"
-        title = next((h.title for h in self.hits if h.session_id == target.session_id), None)
         self.query_one(TranscriptPreview).show(target.session_id, focus_message_id=target.message_id,
-                                               title=title or target.session_id)
+                                               title=self._title_of(target.session_id),
+                                               marks=match_pattern(matched_words(target.snippet)))
 
     def _target(self, option_id: str | None) -> SearchTarget | None:
         kind, _, rest = (option_id or "").partition(":")
@@ -215,16 +347,34 @@ class SearchScreen(Screen["SearchTarget | None"]):
 
     @on(OptionList.OptionSelected, "#results")
     def _open(self, event: OptionList.OptionSelected) -> None:
+        """A hit opens in its session (``HitView``), from where a key continues; a title resumes at once."""
         target = self._target(event.option.id)
-        if target is not None:
+        if target is None:
+            return
+        if target.message_id is None:
             self.dismiss(target)
+            return
+        view = HitView(self.db, target.session_id, target.message_id, title=self._title_of(target.session_id),
+                       snippet=target.snippet)
+        self.app.push_screen(view, lambda go: self._continue(target, go))
+
+    def _continue(self, target: SearchTarget, go: bool | None) -> None:
+        if go:
+            self.dismiss(target)  # not awaited: this runs in the screen's own message handler
+
+    def _title_of(self, session_id: str) -> str:
+        titles = [(h.session_id, h.title) for h in self.hits] + [(s.id, s.title) for s in self.titles]
+        return next((title for sid, title in titles if sid == session_id and title), None) or session_id
 
     # ----- actions -------------------------------------------------------------------------
 
     def action_toggle_order(self) -> None:
         self.newest_first = not self.newest_first
-        if self.shown_query is not None and self.shown_query.strip():
-            self._show(self.shown_query, self.hits)
+        shown = self.shown_query
+        if shown is not None and shown.strip():
+            self._list(self._options(), shown, self._status(shown))
+            if not self.newest_first and not self.ranked:
+                self._rank(shown, self._generation)
 
     def action_focus_results(self) -> None:
         self.results.focus()

@@ -130,6 +130,12 @@ class SessionsScreen(Screen[str | None]):
         self.reload()
         self._load_sources()
 
+    def reopen(self) -> None:
+        """About to be shown again (the app keeps one browser): lineages are read afresh, as chats went on."""
+        self.tree.focus()
+        self.reload()
+        self._load_sources()
+
     # ----- loading -------------------------------------------------------------------------
 
     def reload(self) -> None:

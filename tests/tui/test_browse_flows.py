@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hermes_tui.loopback_llm import LoopbackLLM
+from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import SessionTree
@@ -39,9 +40,18 @@ async def test_ctrl_f_search_cjk_and_open_the_result(upstream_home: Path, llm: L
         screen = app.screen
         await pilot.press("告", "警")
         await wait_until(pilot, lambda: screen.shown_query == "告警" and screen.results.option_count > 1)
-        await pilot.press("down", "enter")
+        await pilot.press("down", "enter")  # the hit opens in its own session, the match in view
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        hit = screen.hits[0]
+        assert app.screen.session_id == hit.session_id and app.screen.message_id == hit.message_id
+        await pilot.press("escape")  # back to the results as they were
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert screen.shown_query == "告警"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView))
+        await pilot.press("c")  # continue the conversation from the lineage tip
         await wait_until(pilot, lambda: app.agent.session_id == TIP and not app.busy)
-        assert "Search match in" in screen_text(app)
+        assert app.screen is app.main and "Search match in" in screen_text(app)
     close_app(app)
 
 
@@ -85,7 +95,7 @@ async def test_browsers_do_not_stack_opening_one_that_is_open_switches_to_it(ups
         assert app.screen is search and search.query_text == "a" and search.focused.id == "query"
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
-        assert stack() == ["MainScreen", "SessionsScreen"] and app.screen is not sessions
+        assert stack() == ["MainScreen", "SessionsScreen"] and app.screen is sessions  # closed, kept, shown again
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.main)
         assert stack() == ["MainScreen"]

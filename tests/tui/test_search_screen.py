@@ -10,6 +10,7 @@ from textual.widgets import Input
 
 from engine.session_search import SessionSearchResult
 from engine.store import SessionDB
+from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen, SearchTarget, order_groups
 from tests.tui.helpers import SIZE, screen_text, wait_until
 from tests.tui.test_sessions_screen import ScreenHost
@@ -57,6 +58,9 @@ async def test_cjk_search_opens_the_matched_message(db: SessionDB) -> None:
         assert screen.hits and all(h.lineage_root == ROOT for h in screen.hits)
         assert "整理告警规则" in screen_text(app)
         await pilot.press("enter", "enter")  # to the results, then open the highlighted match
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        assert "整理告警规则" in screen_text(app)
+        await pilot.press("c")  # continue from there
         await wait_until(pilot, lambda: app.result is not app.NOTHING)
     assert isinstance(app.result, SearchTarget)
     assert app.result.session_id == screen.hits[0].session_id

@@ -1,0 +1,85 @@
+"""The interactive browser's read connection: stoppable queries, newest-first walks, title search."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.errors import StoreError
+from engine.store import SessionDB
+from engine.store.reader import SearchReader
+
+
+@pytest.fixture
+def filled(db: SessionDB) -> SessionDB:
+    for n in range(3):
+        sid = db.create_session(source="cli", title=f"Release checklist {n}" if n else "Quarterly review")
+        db.append_messages(sid, [{"role": "user", "content": f"deploy the api, take {n}"},
+                                 {"role": "assistant", "content": f"deploy done for take {n}"}])
+    return db
+
+
+def test_newest_first_walks_the_index_from_the_newest_match(filled: SessionDB) -> None:
+    reader = filled.reader()
+    newest = reader.search("deploy", limit=10, newest_first=True)
+    assert newest is not None and [h.message_id for h in newest] == sorted((h.message_id for h in newest), reverse=True)
+    ranked = reader.search("deploy", limit=10)
+    assert ranked is not None and {h.message_id for h in ranked} == {h.message_id for h in newest}
+    assert filled.search("deploy", limit=10, newest_first=True) == newest
+    reader.close()
+
+
+def test_a_stopped_query_returns_none_and_changes_nothing(filled: SessionDB) -> None:
+    reader = filled.reader()
+    assert reader.search("deploy", limit=10, cancelled=lambda: True) is None
+    assert reader.search("deploy", limit=10, deadline=time.monotonic() - 1) is None
+    assert reader.titles("release", limit=5, cancelled=lambda: True) is None
+    reader.interrupt()  # nothing in flight: a no-op, the next query runs
+    assert reader.search("deploy", limit=10) is not None
+    reader.close()
+
+
+def test_interrupt_from_another_thread_ends_a_query_in_flight(filled: SessionDB) -> None:
+    reader = filled.reader()
+    started = threading.Event()
+    calls: list[None] = []
+
+    def stalled() -> bool:  # the progress handler: keeps the query going until it is interrupted
+        calls.append(None)
+        if len(calls) > 1:  # the first call is the check before the query starts
+            started.set()
+        return False
+
+    result: list[object] = []
+    thread = threading.Thread(target=lambda: result.append(reader._run(
+        lambda c: c.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n")
+        .fetchone(), None, stalled)), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    reader.interrupt()
+    thread.join(10)
+    assert result == [None]
+    reader.close()
+
+
+def test_titles_are_searched_newest_first_with_or_and_not(filled: SessionDB) -> None:
+    reader = filled.reader()
+    assert [s.title for s in reader.titles("release", limit=5)] == ["Release checklist 2", "Release checklist 1"]
+    assert [s.title for s in reader.titles("checklist NOT 2", limit=5)] == ["Release checklist 1"]
+    assert [s.title for s in reader.titles("quarterly OR 2", limit=5)] == ["Release checklist 2", "Quarterly review"]
+    assert reader.titles("release", limit=1)[0].title == "Release checklist 2"
+    assert reader.titles("AND", limit=5) == []
+    reader.close()
+
+
+def test_ranks_only_where_an_order_exists() -> None:
+    assert SearchReader.ranks("deploy") and SearchReader.ranks("支付服务")
+    assert not SearchReader.ranks("迁移") and not SearchReader.ranks("")
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="state.db: cannot open for reading"):
+        SearchReader(tmp_path / "nowhere" / "state.db")

@@ -1,0 +1,140 @@
+"""Search at the speed of typing (issue 17): any query rate, the match always in view, titles and
+session headings (issue 18 §5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from rich.text import Text
+from textual.widgets import Input
+
+from engine.store import SessionDB
+from hermes_tui.screens import search as search_screen
+from hermes_tui.screens.hit_view import HitView
+from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match
+from hermes_tui.widgets.transcript_preview import TranscriptPreview
+from tests.tui.helpers import SIZE, screen_text, wait_until
+from tests.tui.test_sessions_screen import ScreenHost
+
+FILLER = "the service restarted cleanly and the logs were quiet " * 12
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[SessionDB]:
+    with SessionDB.open_home(tmp_path / "home") as opened:
+        root = opened.create_session(source="cli", title="Release checklist")
+        opened.append_messages(root, [{"role": "user", "content": "what is left before we ship?"},
+                                      {"role": "assistant", "content": FILLER + "then rotate the zebracert"}])
+        child = opened.create_session(source="cli", title="Release checklist #2", parent_session_id=root)
+        opened.append_messages(child, [{"role": "user", "content": f"zebracert again {n}"} for n in range(5)])
+        yield opened
+
+
+async def typed(pilot, text: str) -> SearchScreen:
+    screen = pilot.app.screen
+    screen.query_one("#query", Input).value = text
+    await wait_until(pilot, lambda: screen.shown_query == text)
+    return screen
+
+
+async def test_the_preview_survives_any_rate_of_queries(db: SessionDB, monkeypatch) -> None:
+    monkeypatch.setattr(search_screen, "DEBOUNCE_MIN_S", 0.001)
+    monkeypatch.setattr(search_screen, "DEBOUNCE_MAX_S", 0.001)
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.screen.shown_query == "")
+        for _ in range(3):
+            await pilot.press(*"zebracert", *["backspace"] * 9)
+        await pilot.press(*"zebracert")
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.shown_query == "zebracert" and screen.query(".focused-match"))
+        preview = screen.query_one(TranscriptPreview)
+        for n in range(20):  # the preview asked to switch faster than its pages are read
+            preview.show(screen.hits[n % len(screen.hits)].session_id)
+        await wait_until(pilot, lambda: not any(w.is_running for w in app.workers) and not preview._reading)
+        shown = [w for w in preview.children if w.has_class("preview-message")]
+        assert len(shown) == len({id(w) for w in shown}) == preview.loaded
+        assert len(preview.query(".preview-status")) <= 1
+
+
+def test_fit_match_keeps_the_match_in_view() -> None:
+    snippet = Text("x" * 200)
+    snippet.append("needle", style="bold")
+    fitted = fit_match(snippet, 40)
+    assert fitted.plain.startswith("…") and "needle" in fitted.plain[:40]
+    assert any(fitted.plain[s.start:s.end] == "needle" for s in fitted.spans)
+    short = Text.assemble(("needle", "bold"), " and more " * 30)
+    assert fit_match(short, 40) is short  # the match is already in view: the row's own cut applies
+
+
+async def test_a_match_at_the_end_of_a_long_message_is_on_its_row(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=(100, 36)) as pilot:
+        screen = await typed(pilot, "rotate")
+        assert len(screen.hits) == 1
+        row = next(line for line in screen_text(app).splitlines() if "assistant" in line)
+        assert "rotate" in row and "…" in row
+
+
+async def test_titles_are_searched_and_open_their_session(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await typed(pilot, "release")  # only titles hold the word
+        assert not screen.hits and [s.title for s in screen.titles] == ["Release checklist #2", "Release checklist"]
+        assert "Titles · 2 sessions" in screen_text(app) and "2 titles" in screen_text(app)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: app.result is not app.NOTHING)
+    assert app.result == SearchTarget(screen.titles[0].id)
+
+
+async def test_each_heading_shows_its_own_session_title_and_id(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await typed(pilot, "zebracert")
+        text = screen_text(app)
+        ids = {h.session_id for h in screen.hits}
+        assert len(ids) == 2 and len({h.lineage_root for h in screen.hits}) == 1  # one conversation, two sessions
+        for session in (db.get_session(i) for i in ids):
+            heading = next(line for line in text.splitlines() if session.id in line and "match" in line)
+            assert session.title in heading
+
+
+async def test_a_hit_opens_in_its_session_scrolled_to_the_match_and_marked(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = await typed(pilot, "rotate")
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        view = app.screen
+        await pilot.pause()
+        focused = view.query_one(".focused-match")
+        assert focused.region.y < 24 and "rotate" in screen_text(app)  # on screen, however long the message
+        marked = [s for s in focused.render().spans if focused.render().plain[s.start:s.end].lower() == "rotate"]
+        assert marked and marked[0].style.reverse
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert app.result is app.NOTHING
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: app.result is not app.NOTHING)
+    assert app.result.session_id == screen.hits[0].session_id and app.result.message_id == screen.hits[0].message_id
+
+
+def test_snapshot_hit_view(snap_compare, upstream_home: Path) -> None:
+    upstream = SessionDB.open_home(upstream_home)  # fixed session ids, so the title line is stable
+
+    async def run_before(pilot) -> None:
+        await wait_until(pilot, lambda: pilot.app.screen.shown_query is not None)
+        pilot.app.screen.query_one("#query", Input).cursor_blink = False
+        await typed(pilot, "certbot")
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HitView) and pilot.app.screen.query(".focused-match"))
+        await pilot.pause()
+
+    try:
+        assert snap_compare(ScreenHost(lambda: SearchScreen(upstream)), terminal_size=(100, 24), run_before=run_before)
+    finally:
+        upstream.close()
