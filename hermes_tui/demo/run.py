@@ -31,8 +31,8 @@ DEMO_GUIDE = (
     "- `/help` lists every command; **ctrl+p** opens the palette."
 )
 
-TOKENS_PER_SECOND = 120.0
-DEMO_WINDOW = 8_000  # tokens; the system prompt and tools take ~1,300  # fast enough to feel live, slow enough to watch the reply stream
+TOKENS_PER_SECOND = 120.0  # fast enough to feel live, slow enough to watch the reply stream
+DEMO_WINDOW = 8_000  # tokens; the system prompt and tools take ~1,300
 
 
 @dataclass

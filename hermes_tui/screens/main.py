@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
 from hermes_tui.messages import ApprovalRequested, ChatScrollRequested, MemoryOutcome, PendingChanged
@@ -162,8 +162,12 @@ class MainScreen(Screen):
 
         So a sentence typed while the approval queue or the chat log has focus is a message, never
         a string of commands (a capital A used to approve every pending write).
+
+        Whatever has focus *now* does not matter: a text input consumes the printable keys it is
+        sent, so one that reaches the screen was sent elsewhere — in a fast burst, to the queue
+        before the focus moved to the prompt — and dropping it would lose what the user typed.
         """
-        if not event.is_printable or not event.character or isinstance(self.focused, (TextArea, Input)):
+        if not event.is_printable or not event.character:
             return
         event.stop()
         event.prevent_default()

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
+
 from engine.config import load_config
 from engine.events import Phase, ToolCallStarted
 from engine.providers import RetryPolicy, make_provider
@@ -53,7 +55,10 @@ def test_a_retry_says_how_long_it_waits_and_which_attempt_follows(tmp_path: Path
 def test_compress_reports_its_phase(tmp_path: Path, llm: LoopbackLLM) -> None:
     home = make_home(tmp_path, llm, compression={"protect_first_n": 1, "protect_last_n": 2},
                      memory={"memory_enabled": False, "user_profile_enabled": False})
-    llm.push(*[Reply(text=f"answer {n}") for n in range(4)])
+    config = yaml.safe_load((home / "config.yaml").read_text())
+    config["model"]["context_length"] = 8_000  # a small window: four long turns leave a middle to compress
+    (home / "config.yaml").write_text(yaml.safe_dump(config))
+    llm.push(*[Reply(text=f"answer {n} " + "detail " * 300) for n in range(4)])
     llm.responder = lambda _body: Reply(text="## Goal\nsummary")
     agent, _ = start(home)
     for n in range(4):

@@ -23,6 +23,9 @@ TMUX = shutil.which("tmux")
 HERMES = Path(sys.executable).with_name("hermes-tui")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed: these flows need a real terminal")
 
+# The server passes its environment to the app: a COLUMNS/LINES left by an in-process test run
+# (Textual's headless driver sets them) would make the app draw 80×24 in a 120×36 pane.
+PANE_ENV = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
 QUIT_WITHIN_S = 1.0  # issue 18: quitting during a request exits within 1 s
 
 
@@ -37,7 +40,8 @@ class Terminal:
 
     def _tmux(self, *args: str) -> str:
         assert TMUX is not None
-        done = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, text=True, timeout=10)
+        done = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, text=True, timeout=10,
+                              env=PANE_ENV)
         return done.stdout
 
     def keys(self, *keys: str, literal: bool = False) -> None:
