@@ -35,12 +35,14 @@ def usage_bar(chars: int, limit: int, width: int = BAR_WIDTH) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
-def _prompt_tag(index: int, entry: str, prompt: Sequence[str], in_snapshot: Callable[[str], bool]) -> str:
+def _prompt_tag(index: int, entry: str, prompt: Sequence[str], in_snapshot: Callable[[str], bool],
+                reasons: Sequence[str] = ()) -> str:
     """Why an entry is not (yet) in the system prompt the model sees; "" when it is."""
     if index >= len(prompt):
         return "↳ left out of the prompt: the file is over its limit"
     if prompt[index] != entry:
-        return "↳ blocked from the prompt"
+        reason = reasons[index] if index < len(reasons) else ""
+        return f"↳ blocked from the prompt: {reason}" if reason else "↳ blocked from the prompt"
     return "" if in_snapshot(entry) else "↳ from next session"
 
 
@@ -70,6 +72,7 @@ class MemorySection(Vertical):
         notice.update(literal(f"⚠ {warning}") if warning else "")
         notice.display = bool(warning)
         prompt = view.entries if view is not None else tuple(entries)
+        reasons = view.reasons if view is not None else ()
         self.header = f"{HEADERS[self.target]} [{usage.text}]"
         self.query_one(".memory-header", Static).update(self.header)
         bar = self.query_one(".memory-bar", Static)
@@ -79,7 +82,7 @@ class MemorySection(Vertical):
         lines = []
         for index, entry in enumerate(entries):
             line = Content.assemble("• ", literal(entry.replace("\n", "\n  ")))
-            tag = _prompt_tag(index, entry, prompt, in_snapshot)
+            tag = _prompt_tag(index, entry, prompt, in_snapshot, reasons)
             if tag:
                 line = Content.assemble(line, "\n  ", (tag, "italic $text-accent"))
             lines.append(line)
