@@ -10,11 +10,20 @@ Two tables, both derived from Unicode data at build time so the scanner imports 
   ``օ``, Cherokee, IPA, Latin look-alikes …) mapped to that letter — the single-letter part of the
   Unicode TR#39 confusables data restricted to scripts that pass for Latin, which is what an
   attacker uses to hide ``Ignоre all previous instructions`` from a keyword match. The data comes
-  from the ``confusable-homoglyphs`` package's ``confusables.json`` (generated from Unicode's
-  confusables.txt); pass another copy with ``--confusables``. The package is needed only here,
-  not at run time: ``pip download --no-deps confusable-homoglyphs==3.3.1`` and unzip it.
+  from ``--confusables``: Unicode's own ``confusables.txt`` (https://www.unicode.org/Public/security/)
+  or the ``confusable-homoglyphs`` package's ``confusables.json`` (generated from it; the package
+  is on PyPI and needed only here, not at run time: ``pip download --no-deps
+  confusable-homoglyphs==3.3.1`` and unzip it). The committed table was made from that package.
+
+Offline, with neither file at hand, run it with ``--offline``: the confusables then come from
+``HAND_CONFUSABLES`` below (written by hand from the TR#39 data for the scripts attackers use:
+Cyrillic, Greek, Armenian, Cherokee and Latin look-alikes) plus the small-capital and IPA letters
+that ``unicodedata`` names after the letter they copy. A full build is the union of both (TR#39
+wins where they differ; a test checks they never do), so an offline rebuild folds fewer
+look-alikes, never different ones.
 
     .venv/bin/python scripts/gen_unicode_tables.py --confusables PATH/confusables.json
+    .venv/bin/python scripts/gen_unicode_tables.py --offline
 """
 
 from __future__ import annotations
@@ -40,6 +49,35 @@ LOOKALIKE_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LAT
                      "GEORGIAN", "OLD ITALIC", "GOTHIC", "DESERET", "VAI", "CANADIAN", "TIFINAGH", "RUNIC")
 
 
+# Look-alike → ASCII letter, by hand from TR#39 (the offline source; see the module docstring).
+HAND_CONFUSABLES: dict[str, str] = {
+    # Cyrillic
+    "а": "a", "в": "b", "г": "r", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
+    "у": "y", "х": "x", "ь": "b", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ү": "y",
+    "ӏ": "i", "ѡ": "w", "ѵ": "v",
+    # Greek
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "h", "ι": "i", "κ": "k", "μ": "m", "ν": "v", "ο": "o", "ρ": "p",
+    "σ": "c", "τ": "t", "υ": "u", "χ": "x", "ζ": "z",
+    # Armenian
+    "ա": "w", "գ": "q", "հ": "h", "ո": "n", "ս": "u", "օ": "o", "ց": "g", "ք": "f",
+    # Latin look-alikes and IPA
+    "ı": "i", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ɪ": "i", "ʀ": "r", "ʏ": "y", "ᴄ": "c", "ᴏ": "o", "ᴜ": "u", "ᴠ": "v",
+    "ᴡ": "w", "ᴢ": "z", "ꜱ": "s",
+}
+
+
+def offline_confusables() -> dict[str, str]:
+    """``HAND_CONFUSABLES`` plus every letter ``unicodedata`` names a small capital of an ASCII letter."""
+    table = dict(HAND_CONFUSABLES)
+    for cp in range(0x80, 0x20000):
+        name = unicodedata.name(chr(cp), "")
+        if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name.rsplit(" ", 1)[1]) == 1:
+            key = unicodedata.normalize("NFKC", chr(cp)).casefold()
+            if len(key) == 1 and ord(key) >= 0x80:
+                table.setdefault(key, name.rsplit(" ", 1)[1].lower())
+    return dict(sorted(table.items()))
+
+
 def ignorable_ranges() -> list[tuple[int, int]]:
     points = {cp for cp in range(0x110000) if unicodedata.category(chr(cp)) == "Cf" and cp not in VISIBLE_CF}
     for lo, hi in OTHER_IGNORABLE:
@@ -53,12 +91,26 @@ def ignorable_ranges() -> list[tuple[int, int]]:
     return ranges
 
 
+def _pairs(path: Path) -> dict[str, list[str]]:
+    """ASCII letter → its single-character look-alikes, from confusables.txt or confusables.json."""
+    text = path.read_text(encoding="utf-8-sig")
+    if path.suffix == ".json":
+        return {letter: [item["c"] for item in items] for letter, items in json.loads(text).items()}
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():  # "0430 ;\t0061 ;\tMA\t# ( а → a ) CYRILLIC SMALL LETTER A → LATIN SMALL LETTER A"
+        fields = [f.strip() for f in line.split("#", 1)[0].split(";")]
+        if len(fields) < 2 or not fields[0] or " " in fields[0] or " " in fields[1]:
+            continue
+        source, target = chr(int(fields[0], 16)), chr(int(fields[1], 16))
+        out.setdefault(target, []).append(source)
+    return out
+
+
 def confusables(path: Path) -> dict[str, str]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = _pairs(path)
     table: dict[str, str] = {}
     for letter in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ":
-        for item in data.get(letter, []):
-            char = item["c"]
+        for char in data.get(letter, []):
             if len(char) != 1 or ord(char) < 0x80:
                 continue
             name = unicodedata.name(char, "")
@@ -79,15 +131,22 @@ def _literal(char: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--confusables", type=Path, required=True, help="confusables.json of confusable-homoglyphs")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--confusables", type=Path, help="Unicode's confusables.txt, or confusables.json of confusable-homoglyphs")
+    source.add_argument("--offline", action="store_true", help="the hand-written table and unicodedata only")
     args = parser.parse_args()
     ranges = ignorable_ranges()
-    table = confusables(args.confusables)
+    table = offline_confusables()
+    if not args.offline:  # TR#39 first; the offline letters it lacks (small capitals) are kept too
+        table = dict(sorted({**table, **confusables(args.confusables)}.items()))
+    origin = ("the hand-written table of scripts/gen_unicode_tables.py and unicodedata (--offline)" if args.offline
+              else "TR#39 confusables (via confusable-homoglyphs 3.3.1) and the script's hand-written table"
+              if args.confusables.suffix == ".json" else f"TR#39 confusables ({args.confusables.name}) and the script's hand-written table")
     lines = [
         '"""Generated by scripts/gen_unicode_tables.py — do not edit; re-run the script instead.',
         "",
-        f"Unicode {unicodedata.unidata_version} (Python's unicodedata) for IGNORABLE; TR#39 confusables",
-        "(via confusable-homoglyphs 3.3.1) for CONFUSABLES. See the script for what each table holds.",
+        f"Unicode {unicodedata.unidata_version} (Python's unicodedata) for IGNORABLE; {origin}",
+        "for CONFUSABLES. See the script for what each table holds.",
         '"""',
         "",
         "# (first, last) code points of every default-ignorable character: Cf and Default_Ignorable_Code_Point.",

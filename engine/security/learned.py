@@ -1,16 +1,19 @@
 """The learned layer: a linear model over character n-grams, for attacks no pattern describes.
 
 The model is logistic regression over the presence of character 3-, 4- and 5-grams, words and
-word pairs of the folded text (``normalize.fold`` then the look-alike skeleton), trained by ``scripts/train_threat_model.py``
-on the tuning part of ``tests/data/threat_corpus/eval.jsonl`` and the older hand-written corpus;
-its weights ship as ``threat_model.json`` beside this file (n-gram → weight, pruned to the largest).
-Pure Python: a score is one dictionary look-up per n-gram, about 0.1 ms for a 200-character entry.
+word pairs of the folded text (``normalize.fold`` then the look-alike skeleton), trained by
+``scripts/train_threat_model.py`` on the tuning and train-only parts of
+``tests/data/threat_corpus/eval.jsonl`` and the older hand-written corpus (never the held-out
+part); its weights ship as ``threat_model.json`` beside this file (n-gram → weight, pruned to the
+largest). Pure Python: a score is one dictionary look-up per n-gram, summed with ``math.fsum`` so
+the result does not depend on set order (hash seeds): the same text always gets the same verdict.
 
 A long text is scored in windows of ``window`` characters (overlapping by a fifth), and its score
 is the highest window's, so a payload inside a long file is not diluted and the cost stays linear.
-The scanner consults this layer only when no pattern hit, and blocks at ``threshold`` (chosen by
-cross-validation on the tuning part for a low false-positive rate); the hit is
-``learned.injection`` with the window's most telling n-grams as the excerpt.
+The scanner consults this layer only when no pattern hit, and blocks at the threshold of the
+text's length band (``thresholds``: chosen by cross-validation on the tuning part so that no
+out-of-fold tuning text is flagged); the hit is ``learned.injection`` with the window's most
+telling n-grams as the excerpt.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 from engine.security import normalize
 
 MODEL_PATH = Path(__file__).with_name("threat_model.json")
+MIN_WORDS = 4  # distinct words a window needs before the model's score counts
 
 
 class Model:
@@ -31,21 +35,26 @@ class Model:
         self.sizes: tuple[int, ...] = tuple(data["ngrams"])
         self.window: int = data["window"]
         self.bias: float = data["bias"]
-        self.threshold: float = data["threshold"]
+        # (first length, threshold) bands, longest last; version 1 files had one threshold
+        self.thresholds: list[tuple[int, float]] = [tuple(b) for b in data.get("thresholds", [[0, data.get("threshold", 1.0)]])]
         self.weights: dict[str, float] = data["weights"]
+
+    def threshold(self, length: int) -> float:
+        """The blocking probability for a text of ``length`` characters."""
+        return [t for start, t in self.thresholds if length >= start][-1]
 
     def features(self, text: str) -> set[str]:
         return grams(text, self.sizes)
 
     def score_window(self, folded: str) -> tuple[float, list[str]]:
         feats = grams(folded, self.sizes)
-        if not feats:
-            return 0.0, []
+        if sum(1 for g in feats if g.startswith("w:") and " " not in g) < MIN_WORDS:
+            return 0.0, []  # too few words to judge: "note 00000 xxxx…" is not language the model knows
         w = self.weights
         # fsum: exact, so the score does not depend on the set's (hash-seeded) order: deterministic
         z = self.bias + math.fsum(filter(None, map(w.get, feats))) / math.sqrt(len(feats))
         probability = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-        if probability < self.threshold:  # the cues are only wanted for a hit's excerpt
+        if probability < min(t for _, t in self.thresholds):  # the cues are only wanted for a hit
             return probability, []
         top = [g for v, g in sorted(((w[g], g) for g in feats if g in w), reverse=True)[:4] if v > 0]
         return probability, top
@@ -99,7 +108,7 @@ def match(text: str) -> tuple[str, str, str] | None:
     if current is None or not text.strip():
         return None
     probability, top = current.score(text)
-    if probability < current.threshold:
+    if probability < current.threshold(len(text)):
         return None
     cues = ", ".join(repr(g.strip()) for g in top if g.strip())
     return "learned.injection", "learned", f"score {probability:.2f}: {cues}"[:80]

@@ -96,8 +96,12 @@ def leet(folded: str) -> str | None:
 
 
 # Letters spelt out one by one with one separator ("I g n o r e", "F-o-r-g-e-t", "i.g.n.o.r.e"): a run of
-# at least three single characters; a doubled separator or a space between runs ends a word.
-_SPELLED = re.compile(r"(?<!\S)\S([ .])\S(?:\1\S)+(?!\S)|(?<!\S)\S([_*/-])\S(?:\2\S)*(?!\S)")
+# at least four single letters with a space or a dot, three single characters with a dash, an
+# underscore, a slash or a star ("t-h-e"); a doubled separator or a space between runs ends a word.
+# (Not two: code is full of "a/b", "x_y" and "i . e", and each text that has a run costs a second
+# pass of every pattern.)
+_SPELLED = re.compile(r"(?<!\S)[^\W\d_]([ .])[^\W\d_](?:\1[^\W\d_]){2,}(?!\S)"
+                      r"|(?<!\S)\S([_*/-])\S(?:\2\S){1,}(?!\S)")
 
 
 def unspace(text: str) -> str | None:

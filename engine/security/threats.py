@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.security import learned, normalize as _normalize
 from engine.security.families import COMPACT, GRAM, PATTERNS, Pattern
@@ -147,18 +148,19 @@ def grams(text: str) -> frozenset[str]:
     return frozenset(map(text.__getitem__, map(slice, range(len(text) - n + 1), range(n, len(text) + 1))))
 
 
-def _may_match(pattern: Pattern, text: str, text_grams: frozenset[str]) -> bool:
+def _may_match(pattern: Pattern, text: str, text_grams: frozenset[str], anchors_checked: bool = False) -> bool:
     """Whether ``text`` holds a literal of the anchors and of every ``needs`` group (a cheap
     necessary condition: a prefix can be there without its literal, never the other way)."""
-    for prefixes, short in pattern.gates:
+    for prefixes, short in pattern.gates[1:] if anchors_checked else pattern.gates:
         if prefixes.isdisjoint(text_grams) and not any(map(text.__contains__, short)):
             return False
     return True
 
 
-def _search(pattern: Pattern, text: str, text_grams: frozenset[str] | None = None) -> re.Match[str] | None:
+def _search(pattern: Pattern, text: str, text_grams: frozenset[str] | None = None,
+            anchors_checked: bool = False) -> re.Match[str] | None:
     """The first match of ``pattern`` in ``text``, looked for only where its literals are."""
-    if not _may_match(pattern, text, grams(text) if text_grams is None else text_grams):
+    if not _may_match(pattern, text, grams(text) if text_grams is None else text_grams, anchors_checked):
         return None
     if len(text) <= _SHORT:
         return pattern.regex.search(text)
@@ -176,28 +178,65 @@ def normalize(text: str) -> str:
 
 
 def _pattern_hits(text: str, hits: dict[str, ThreatMatch], prefix: str) -> None:
-    """Run every pattern over every view of ``text`` (in chunks), adding first hits to ``hits``."""
+    """Run every pattern over every view of ``text`` (in chunks), adding first hits to ``hits``.
+
+    Which patterns can match a view is found at once from the view's 4-grams (``_candidates``),
+    so a clean entry costs a few set operations plus the few patterns whose literals it holds.
+    """
     for start in range(0, len(text), _CHUNK):
         chunk = text[start : start + _CHUNK + 2 * _SPAN]
-        views = [(view, grams(view)) for _, view in _normalize.views(chunk)]
+        views = []
+        for _, view in _normalize.views(chunk):
+            view_grams = grams(view)
+            views.append((view, view_grams, _candidates(view, view_grams)))
         families_hit = {h.category for h in hits.values()}
-        # ASCII text skips the patterns whose every literal is in another script (Chinese, Russian …)
-        for pattern in _ASCII_PATTERNS if all(view.isascii() for view, _ in views) else PATTERNS:
+        for index in sorted(set().union(*(c for _, _, c in views))):
+            pattern = PATTERNS[index]
             if pattern.pattern_id in hits or (pattern.lang and pattern.category in families_hit):
                 continue
-            for view, view_grams in views:
-                if hit := _search(pattern, view, view_grams):
+            for view, view_grams, candidates in views:
+                if index in candidates and (hit := _search(pattern, view, view_grams, anchors_checked=True)):
                     hits[pattern.pattern_id] = ThreatMatch(pattern.pattern_id, pattern.category, _clip(prefix + hit.group()))
                     families_hit.add(pattern.category)
                     break
-        compacts = [_normalize.compact(view) for view, _ in views]
+        compacts = [(compact, grams(compact)) for compact in {_normalize.compact(view): None for view, _, _ in views}]
         for pattern in COMPACT:
             if pattern.pattern_id in hits:
                 continue
-            for view in compacts:
-                if hit := _search(pattern, view):
+            for view, view_grams in compacts:
+                if hit := _search(pattern, view, view_grams):
                     hits[pattern.pattern_id] = ThreatMatch(pattern.pattern_id, pattern.category, _clip(prefix + hit.group()))
                     break
+
+
+def _anchor_index() -> tuple[dict[str, tuple[int, ...]], tuple[tuple[str, tuple[int, ...]], ...]]:
+    """Each anchor prefix (4 characters) and each short anchor → the indices of the patterns it anchors."""
+    by_prefix: dict[str, set[int]] = {}
+    by_short: dict[str, set[int]] = {}
+    for index, pattern in enumerate(PATTERNS):
+        prefixes, short = pattern.gates[0]
+        for key in prefixes:
+            by_prefix.setdefault(key, set()).add(index)
+        for key in short:
+            by_short.setdefault(key, set()).add(index)
+    return ({k: tuple(sorted(v)) for k, v in by_prefix.items()},
+            tuple((k, tuple(sorted(v))) for k, v in sorted(by_short.items())))
+
+
+_BY_PREFIX, _BY_SHORT = _anchor_index()
+_PREFIXES = frozenset(_BY_PREFIX)
+_BY_SHORT_ASCII = tuple(item for item in _BY_SHORT if item[0].isascii())
+
+
+def _candidates(view: str, view_grams: frozenset[str]) -> set[int]:
+    """Indices of the patterns with an anchor literal (by its 4-character prefix) in ``view``."""
+    found: set[int] = set()
+    for key in _PREFIXES.intersection(view_grams):
+        found.update(_BY_PREFIX[key])
+    for literal, indices in _BY_SHORT_ASCII if view.isascii() else _BY_SHORT:
+        if literal in view:
+            found.update(indices)
+    return found
 
 
 def _scan_patterns(text: str, depth: int = 0, prefix: str = "") -> dict[str, ThreatMatch]:
@@ -211,12 +250,30 @@ def _scan_patterns(text: str, depth: int = 0, prefix: str = "") -> dict[str, Thr
 
 
 _ORDER = {p.pattern_id: i for i, p in enumerate(PATTERNS)}
-_ASCII_PATTERNS = tuple(p for p in PATTERNS if any(a.isascii() for a in p.anchors))
 
 
 def scan(text: str) -> list[ThreatMatch]:
     """Every family hit anywhere in ``text`` (one match per id): invisible characters first, then
-    patterns in table order, then — only when nothing else hit — the learned layer."""
+    patterns in table order, then — only when nothing else hit — the learned layer.
+
+    The scanner is a pure function of the text, so the verdicts on short texts are memoized: the
+    same memory entries are scanned at load, by the prompt view, by the panel and for echoes.
+    """
+    if len(text) <= _MEMO_CHARS:
+        return list(_scan_memo(text))
+    return _scan(text)
+
+
+_MEMO_CHARS = 8_192
+
+
+@lru_cache(maxsize=1024)
+def _scan_memo(text: str) -> tuple[ThreatMatch, ...]:
+    return tuple(_scan(text))
+
+
+def _scan(text: str) -> list[ThreatMatch]:
+    """``scan`` without the memo (what the bench times)."""
     if not text:
         return []
     found = _invisible_matches(text)  # on the raw text: folding drops these characters
