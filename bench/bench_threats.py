@@ -8,8 +8,9 @@
 * Speed of a typical memory entry: every evaluated benign text of 150–250 characters, each timed
   as the best of ``ENTRY_REPEATS`` scans by this thread's CPU clock (``time.thread_time``: the
   machine is shared), reported as median and 90th percentile; the target is a median under 1 ms.
-* Linear cost: 1 MB against 100 kB of adversarial input (``bench.bench_memory.adversarial_text``),
-  at most 12×; and the throughput on 100 kB of the repo's code and docs.
+* Linear cost: 1 MB against 100 kB of adversarial input (``bench.bench_memory.adversarial_text``,
+  best of 5 and of 12), at most 12×; and the throughput on 100 kB of the repo's code and docs.
+* ``engine.security.threats._scan`` is timed: the scanner without its memo of short texts.
 
 Run: ``.venv/bin/python -m bench.bench_threats`` (a few minutes). The report is printed and appended
 to ``bench/results/threats.md``; ``bench/RESULTS.md`` is updated by hand.
@@ -103,8 +104,8 @@ def speed_section(rows: list[dict]) -> list[str]:
     typical = "Staging server is 10.0.1.50, SSH port 2222, key ~/.ssh/staging_ed25519; deploy with `make deploy ENV=staging`. Always answer in Chinese and keep replies short; the user prefers tabs."
     t_typical = best_of(lambda: scan(typical), 50, clock=time.thread_time)
     adv_small, adv_big = adversarial_text(100_000), adversarial_text(1_000_000)
-    t_small = best_of(lambda: scan(adv_small), 5, clock=time.thread_time)
-    t_big = best_of(lambda: scan(adv_big), 2, clock=time.thread_time)
+    t_small = best_of(lambda: scan(adv_small), 12, clock=time.thread_time)  # minima: the least disturbed runs
+    t_big = best_of(lambda: scan(adv_big), 5, clock=time.thread_time)
     old = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
     mixed = mixed_text(100_000, [r["text"] for r in old if r["label"] == "benign"])
     t_mixed = best_of(lambda: scan(mixed), 2, clock=time.thread_time)

@@ -41,7 +41,6 @@ import hashlib
 import json
 import re
 import sys
-import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.security import learned  # noqa: E402
+from engine.security import learned
 
 CORPUS_DIR = ROOT / "tests" / "data" / "threat_corpus"
 SIZES = (3, 4, 5)

@@ -247,7 +247,7 @@ PROMPT_INJECTION: tuple[Pattern, ...] = (
     Pattern(
         "prompt_injection.system_override",
         ("prompt", "system", "developer message", "override", "update"),
-        rf"\bsystem ?prompt (?:override|overwrite|replacement|update)\b|\b(?:instructions?|prompt|polic(?:y|ies)|rules?|directives?) (?:override|update)\s*[:\]】]|\b(?:override|overwrite|replace|rewrite|bypass|supersede)s? (?:the |your |any |all )?(?:system|developer|original|initial) (?:prompt|message|instructions)\b",
+        r"\bsystem ?prompt (?:override|overwrite|replacement|update)\b|\b(?:instructions?|prompt|polic(?:y|ies)|rules?|directives?) (?:override|update)\s*[:\]】]|\b(?:override|overwrite|replace|rewrite|bypass|supersede)s? (?:the |your |any |all )?(?:system|developer|original|initial) (?:prompt|message|instructions)\b",
         ("SYSTEM PROMPT OVERRIDE:", "Override your system prompt"),
     ),
     Pattern(

@@ -35,7 +35,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.security import learned, normalize as _normalize
+from engine.security import learned
+from engine.security import normalize as _normalize
 from engine.security.families import COMPACT, GRAM, PATTERNS, Pattern
 
 __all__ = ["ThreatMatch", "describe", "first_threat", "normalize", "scan", "scan_entries", "PATTERNS"]

@@ -23,7 +23,7 @@ ROWS = [json.loads(line) for line in (DATA / "eval.jsonl").read_text(encoding="u
 OLD = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import build_threat_corpus  # noqa: E402
+import build_threat_corpus
 
 
 def flagged(row: dict) -> bool:

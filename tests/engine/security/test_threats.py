@@ -15,8 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.security import ThreatMatch, describe, first_threat, scan, scan_entries, seam_hits
-from engine.security import normalize, threats
+from engine.security import (
+    ThreatMatch,
+    describe,
+    first_threat,
+    normalize,
+    scan,
+    scan_entries,
+    seam_hits,
+    threats,
+)
 from engine.security.families import COMPACT, PATTERNS
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "threat_corpus"

@@ -11,7 +11,7 @@ import pytest
 from engine.security import normalize, unicode_tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
-import gen_unicode_tables  # noqa: E402
+import gen_unicode_tables
 
 
 @pytest.mark.skipif(f"Unicode {unicodedata.unidata_version} " not in (unicode_tables.__doc__ or ""),
