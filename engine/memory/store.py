@@ -8,9 +8,12 @@ write that changed an entry also carries a ``"change"`` dict (read under the fil
 exact), which ``undo`` reverses through the same write path.
 
 Limits are enforced on writes, but a hand-edited file can hold anything, so the snapshot guards
-the prompt as well: an entry over ``MAX_ENTRY_CHARS`` or failing the threat scan enters as a
-``[BLOCKED: …]`` marker, and entries enter in file order only while the block fits the limit.
-Loading never changes the file; ``prompt_view`` says what was left out and why. Replace and
+the prompt as well: an entry over ``MAX_ENTRY_CHARS`` or failing the threat scan (alone, or read
+together with the entry before it, so an attack split in two is seen) enters as a ``[BLOCKED: …]``
+marker, and entries enter in file order only while the block fits the limit. Loading never changes
+the file; ``prompt_view`` says what was left out and why. Entries echoed back to the model in a
+result (``current_entries``, ``matches``) carry the same markers, as upstream's do, so a planted
+entry cannot re-enter the conversation through an error. Replace and
 remove refuse a file holding text the parser folded into an entry (``files.drift``), since
 rewriting the entry would drop that text; an entry over the file's limit is one, so an oversized
 entry is fixed by editing the file.
@@ -18,13 +21,13 @@ entry is fixed by editing the file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from engine.memory import files
 from engine.memory.history import UNNAMED, Cause, History
-from engine.security import describe, scan
+from engine.security import ThreatMatch, describe, scan, seam_hits
 
 if TYPE_CHECKING:
     from engine.config import Config
@@ -63,31 +66,46 @@ def render_block(target: str, entries: list[str] | tuple[str, ...], limit: int) 
     return f"{RULE}\n{HEADERS[target]} [{usage.text}]\n{RULE}\n{files.serialize(list(entries))}"
 
 
-def _prompt_safe(entry: str, file_name: str) -> str:
+def _oversized_marker(entry: str, file_name: str) -> str:
+    return (
+        f"[BLOCKED: {file_name} entry of {len(entry):,} chars exceeds the {MAX_ENTRY_CHARS:,}-char entry "
+        "limit. Removed from the system prompt; shorten or remove it by editing the file.]"
+    )
+
+
+def _threat_marker(file_name: str, hits: list[ThreatMatch]) -> str:
+    return (
+        f"[BLOCKED: {file_name} entry contained threat pattern(s): {describe(hits)}. "
+        "Removed from the system prompt; remove the original with `hermes-tui memory remove`.]"
+    )
+
+
+def _entry_hits(entry: str) -> list[ThreatMatch] | None:
+    """The entry's scan hits, or ``None`` for an entry too long to scan (length is checked first)."""
+    return None if len(entry) > MAX_ENTRY_CHARS else scan(entry)
+
+
+def _prompt_safe(entry: str, file_name: str, hits: list[ThreatMatch] | None = None) -> str:
     """The entry as the prompt may carry it: an oversized or poisoned hand edit becomes a marker.
 
     Length is checked first, so a huge entry is never run through the scanner.
     """
     if len(entry) > MAX_ENTRY_CHARS:
-        return (
-            f"[BLOCKED: {file_name} entry of {len(entry):,} chars exceeds the {MAX_ENTRY_CHARS:,}-char entry "
-            "limit. Removed from the system prompt; shorten or remove it by editing the file.]"
-        )
-    hits = scan(entry)
-    if hits:
-        return (
-            f"[BLOCKED: {file_name} entry contained threat pattern(s): {describe(hits)}. "
-            "Removed from the system prompt; remove the original with `hermes-tui memory remove`.]"
-        )
-    return entry
+        return _oversized_marker(entry, file_name)
+    hits = scan(entry) if hits is None else hits
+    return _threat_marker(file_name, hits) if hits else entry
 
 
 @dataclass(frozen=True)
 class PromptView:
-    """What of one memory file enters the system prompt, and (``warning``) what did not and why."""
+    """What of one memory file enters the system prompt, and (``warning``) what did not and why.
+
+    ``reasons`` runs beside ``entries``: the hit ids that blocked an entry, ``""`` for one that
+    enters as written."""
 
     entries: tuple[str, ...]
     warning: str | None = None
+    reasons: tuple[str, ...] = field(default=(), compare=False)
 
 
 def build_prompt_view(target: str, entries: list[str], limit: int) -> PromptView:
@@ -95,19 +113,43 @@ def build_prompt_view(target: str, entries: list[str], limit: int) -> PromptView
 
     An entry costs the room of its marker or itself, whichever is smaller, so a file within its
     limit always enters whole and its prompt bytes stay what they always were. Entries after the
-    first that does not fit are neither scanned nor shown.
+    first that does not fit are neither scanned nor shown. Each entry is also scanned joined to
+    the one before it: a hit that only the pair has (an attack split in two) blocks both, as
+    ``<id>.split``. The scanner is deterministic, so the same file always gives the same prompt.
     """
     file_name = FILE_NAMES[target]
     shown: list[str] = []
+    reasons: list[str] = []
+    hits_before: list[ThreatMatch] | None = None
     room = 0
-    for entry in entries:
-        safe = _prompt_safe(entry, file_name)
+    for index, entry in enumerate(entries):
+        hits = _entry_hits(entry)
+        if shown and hits is not None and hits_before is not None:
+            split, _ = seam_hits(entries[index - 1], entry, hits_before, hits)
+            if split:
+                hits = hits + split
+                if not reasons[-1]:  # the entry before enters as a marker now; it costs no more room
+                    shown[-1] = _threat_marker(file_name, hits_before + split)
+                    reasons[-1] = describe(hits_before + split)
+        safe = _oversized_marker(entry, file_name) if hits is None else _prompt_safe(entry, file_name, hits)
         cost = min(len(entry), len(safe)) + (len(files.SEPARATOR) if shown else 0)
         if room + cost > limit:
             break
         shown.append(safe)
+        reasons.append("" if safe == entry else describe(hits) if hits else "oversized")
+        hits_before = hits
         room += cost
-    return PromptView(tuple(shown), _view_warning(file_name, entries, shown, limit))
+    return PromptView(tuple(shown), _view_warning(file_name, entries, shown, limit), tuple(reasons))
+
+
+def display_entries(target: str, entries: list[str]) -> list[str]:
+    """``entries`` as a result may echo them to the model: blocked ones as their markers.
+
+    The same rule as the prompt (neighbours included), with no limit: a poisoned entry the
+    snapshot blocked must not come back through ``current_entries`` or ``matches``.
+    """
+    view = build_prompt_view(target, entries, limit=1 << 62)
+    return list(view.entries)
 
 
 def _view_warning(file_name: str, entries: list[str], shown: list[str], limit: int) -> str | None:
@@ -179,6 +221,7 @@ def clean_content(content: object, field: str) -> tuple[str, dict | None]:
 
 
 def threat_error(text: str) -> dict | None:
+    """The one-line refusal of a write whose text the scanner flags, naming each hit's family id."""
     hits = scan(text)
     if not hits:
         return None
@@ -186,6 +229,26 @@ def threat_error(text: str) -> dict | None:
         f"Blocked: content matches threat pattern(s) {describe(hits)}. Memory is injected into the "
         "system prompt and must not contain injection or exfiltration payloads.",
         threats=[h.pattern_id for h in hits],
+    )
+
+
+def seam_error(entries: list[str], index: int, text: str) -> dict | None:
+    """The refusal of ``text`` written at ``index`` when it and an entry beside it form an attack.
+
+    Each half of an attack split across two entries can pass alone; read together (as the
+    prompt reads them) they do not.
+    """
+    split: list[ThreatMatch] = []
+    if index > 0:
+        split += seam_hits(entries[index - 1], text)[0]
+    if index + 1 < len(entries):
+        split += seam_hits(text, entries[index + 1])[0]
+    if not split:
+        return None
+    return _error(
+        f"Blocked: content together with the entry beside it matches threat pattern(s) {describe(split)}. "
+        "Memory is injected into the system prompt and must not contain injection or exfiltration payloads.",
+        threats=[h.pattern_id for h in split],
     )
 
 
@@ -253,7 +316,7 @@ class MemoryStore:
             return problem
 
         def change(entries: list[str]) -> tuple[list[str] | None, dict]:
-            index, problem = _find_one(entries, old, "replace")
+            index, problem = _find_one(target, entries, old, "replace")
             if problem:
                 return None, problem
             return self._put(target, entries, index, text, "Entry replaced.")
@@ -268,7 +331,7 @@ class MemoryStore:
             return problem
 
         def change(entries: list[str]) -> tuple[list[str] | None, dict]:
-            index, problem = _find_one(entries, old, "remove")
+            index, problem = _find_one(target, entries, old, "remove")
             if problem:
                 return None, problem
             return self._drop(target, entries, index, "Entry removed.")
@@ -305,7 +368,7 @@ class MemoryStore:
                 return None, _error(
                     f"Cannot undo this {action}: the entry it wrote is no longer in memory ({FILE_NAMES[target]}); "
                     "it was edited or removed since. Nothing was changed.",
-                    current_entries=entries,
+                    current_entries=display_entries(target, entries),
                 )
             index = entries.index(after)
             if before is None:
@@ -355,13 +418,15 @@ class MemoryStore:
             return None, self._success(target, entries, "Entry already exists (no duplicate added).")
         limit = self.limits[target]
         new = entries + [text]
+        if problem := seam_error(new, len(entries), text):
+            return None, problem
         if len(files.serialize(new)) > limit:
             current = Usage.of(entries, limit).chars
             return None, _error(
                 f"Memory at {current:,}/{limit:,} chars. Adding this entry ({len(text):,} chars) would exceed "
                 "the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter ones or "
                 "'remove' stale or less important entries (see current_entries), then retry.",
-                current_entries=entries,
+                current_entries=display_entries(target, entries),
                 usage=f"{current:,}/{limit:,}",
             )
         return self._written(target, entries, new, "Entry added.")
@@ -372,6 +437,8 @@ class MemoryStore:
         limit = self.limits[target]
         new = list(entries)
         new[index] = text
+        if problem := seam_error(new, index, text):
+            return None, problem
         new = list(dict.fromkeys(new))
         total = len(files.serialize(new))
         if total > limit:
@@ -379,7 +446,7 @@ class MemoryStore:
             return None, _error(
                 f"Replacement would put memory at {total:,}/{limit:,} chars. Shorten the new content, or "
                 "'remove' other stale entries to make room (see current_entries), then retry.",
-                current_entries=entries,
+                current_entries=display_entries(target, entries),
                 usage=f"{current:,}/{limit:,}",
             )
         return self._written(target, entries, new, message)
@@ -445,15 +512,19 @@ def _bad_target(target: object) -> dict:
     return _error(f"Invalid target {target!r}. Use 'memory' or 'user'.")
 
 
-def _find_one(entries: list[str], old: str, verb: str) -> tuple[int, dict | None]:
-    """Index of the single entry containing ``old``, or an error for no match / several matches."""
+def _find_one(target: str, entries: list[str], old: str, verb: str) -> tuple[int, dict | None]:
+    """Index of the single entry containing ``old``, or an error for no match / several matches.
+
+    Matching reads the entries as written (a blocked entry can still be removed by its text);
+    what the error echoes is ``display_entries``."""
     matches = [i for i, entry in enumerate(entries) if old in entry]
     if not matches:
         return -1, _error(
             f"No entry matched '{old}'. Check current_entries and retry with text from the entry to {verb}.",
-            current_entries=entries,
+            current_entries=display_entries(target, entries),
         )
     if len(matches) > 1:
-        previews = [entries[i][:PREVIEW] + ("..." if len(entries[i]) > PREVIEW else "") for i in matches]
+        shown = display_entries(target, entries)
+        previews = [shown[i][:PREVIEW] + ("..." if len(shown[i]) > PREVIEW else "") for i in matches]
         return -1, _error(f"Multiple entries matched '{old}'. Be more specific.", matches=previews)
     return matches[0], None

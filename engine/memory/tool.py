@@ -15,7 +15,7 @@ from engine.errors import HermesError
 from engine.memory.gate import MemoryWriteGate
 from engine.memory.history import Cause
 from engine.memory.pending import ACTIONS, ORIGINS, replay
-from engine.memory.store import TARGETS, MemoryStore, Usage, clean_content, threat_error
+from engine.memory.store import TARGETS, MemoryStore, Usage, clean_content, display_entries, threat_error
 
 MEMORY_GUIDANCE = (
     "You have persistent memory across sessions (the MEMORY and USER PROFILE blocks above are a "
@@ -160,6 +160,6 @@ class MemoryTool:
                 f"'{action}' needs old_text: a short unique substring of the entry to {action}, and none was "
                 f"given. Call {action} again with old_text set to part of one of current_entries."
             ),
-            "current_entries": entries,
+            "current_entries": display_entries(target, entries),
             "usage": f"{usage.chars:,}/{usage.limit:,}",
         }

@@ -42,11 +42,14 @@ def usage_bar(chars: int, limit: int, width: int) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
-def _prompt_tag(index: int, entry: str, prompt: Sequence[str]) -> str:
+def _prompt_tag(index: int, entry: str, prompt: Sequence[str], reasons: Sequence[str] = ()) -> str:
     """Why an entry is kept out of every prompt; "" when a new session's prompt carries it."""
     if index >= len(prompt):
         return "↳ left out of the prompt: the file is over its limit"
-    return "↳ blocked from the prompt" if prompt[index] != entry else ""
+    if prompt[index] != entry:
+        reason = reasons[index] if index < len(reasons) else ""
+        return f"↳ blocked from the prompt: {reason}" if reason else "↳ blocked from the prompt"
+    return ""
 
 
 class UsageHeader(Static):
@@ -106,6 +109,7 @@ class MemorySection(Vertical):
         notice.update(literal(f"⚠ {warning}") if warning else "")
         notice.display = bool(warning)
         prompt = view.entries if view is not None else tuple(entries)
+        reasons = view.reasons if view is not None else ()
         forms = header_forms(HEADERS[self.target], usage)
         self.header = forms[0]
         self.query_one(UsageHeader).show(forms)
@@ -113,7 +117,7 @@ class MemorySection(Vertical):
         self.lines = []
         marked = False
         for index, entry in enumerate(entries):
-            tag = _prompt_tag(index, entry, prompt)
+            tag = _prompt_tag(index, entry, prompt, reasons)
             later = not tag and not in_snapshot(entry)  # a new session's prompt will carry it
             marked = marked or later
             bullet = (f"{NEXT_SESSION_MARK} ", "bold $text-accent") if later else "• "

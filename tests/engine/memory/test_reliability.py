@@ -62,7 +62,9 @@ def test_sigkilled_writer_leaves_old_or_new_full_file(tmp_path: Path) -> None:
         kills += 1
         proc = CTX.Process(target=_flipper, args=(str(tmp_path),))
         proc.start()
-        time.sleep(rng.uniform(0.002, 0.03) * (1 + kills // 50))
+        # a replace scans its 3,000-char text before it writes (a few ms, more on a loaded machine),
+        # so the kill lands anywhere in the first few flips; the waits grow with the kills
+        time.sleep(rng.uniform(0.002, 0.1) * (1 + kills // 50))
         os.kill(proc.pid, signal.SIGKILL)
         proc.join(10)
         text = path.read_text(encoding="utf-8")

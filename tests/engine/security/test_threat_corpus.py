@@ -1,0 +1,153 @@
+"""The scanner's evaluation corpus: its shape, its fixed split, and the rates on each part.
+
+``tests/data/threat_corpus/eval.jsonl`` is built by ``scripts/build_threat_corpus.py``; the split
+into ``tune`` and ``heldout`` is a hash of each row's group, made once before any tuning. The
+targets of issue 15 are checked on the held-out part; ``bench/bench_threats.py`` reports the same
+figures per family and per language.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.security import scan, scan_entries
+
+ROOT = Path(__file__).resolve().parents[3]
+DATA = ROOT / "tests" / "data" / "threat_corpus"
+ROWS = [json.loads(line) for line in (DATA / "eval.jsonl").read_text(encoding="utf-8").split("\n") if line.strip()]
+OLD = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import build_threat_corpus
+
+
+def flagged(row: dict) -> bool:
+    if "entries" in row:
+        return any(scan_entries(row["entries"]))
+    return bool(scan(row["text"]))
+
+
+def part(split: str, label: str) -> list[dict]:
+    return [r for r in ROWS if r["split"] == split and r["label"] == label]
+
+
+# ── shape ──────────────────────────────────────────────────────────────────────────────────
+def test_corpus_has_a_thousand_attacks_and_a_thousand_benign_texts_outside_training() -> None:
+    evaluated = [r for r in ROWS if r["split"] in ("tune", "heldout")]
+    counts = Counter(r["label"] for r in evaluated)
+    assert counts["attack"] >= 1000 and counts["benign"] >= 1000
+    assert {r["split"] for r in ROWS} == {"tune", "heldout", "train"}
+    assert len({r["id"] for r in ROWS}) == len(ROWS) and len({r["text"] for r in ROWS}) == len(ROWS)
+
+
+def test_rows_carry_their_provenance() -> None:
+    for row in ROWS:
+        assert {"id", "label", "family", "lang", "split", "group", "source", "text"} <= set(row), row["id"]
+        assert row["label"] in ("attack", "benign") and row["text"].strip()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "es", "fr", "de", "pt", "it", "ru", "ja", "ko", "ar", "hi"])
+def test_every_required_language_has_held_out_attacks(lang: str) -> None:
+    assert any(r["lang"] == lang for r in part("heldout", "attack"))
+
+
+BENIGN_KINDS = {
+    "server addresses": r"\b\d{1,3}(?:\.\d{1,3}){3}\b",
+    "ports": r"\bport\b",
+    "key file paths": r"~/\.ssh/|id_ed25519|id_rsa",
+    "shell commands": r"`[^`]*(?:git|docker|make|pytest|npm|ssh|curl)[^`]*`",
+    "imperative preferences": r"(?i)^(?:always|never|don't|do not|please|use|prefer|reply|answer|write|keep|avoid)\b",
+    "code": r"\bdef |\breturn\b|\bimport\b|=>|\);",
+    "Chinese text": r"[\u4e00-\u9fff]{6}",
+    "about security: system prompt": r"(?i)system prompt",
+    "about security: jailbreak": r"(?i)jailbreak",
+}
+
+
+@pytest.mark.parametrize("kind", list(BENIGN_KINDS))
+def test_benign_part_holds_realistic_memory_facts(kind: str) -> None:
+    import re
+
+    rx = re.compile(BENIGN_KINDS[kind])
+    for split in ("tune", "heldout"):
+        assert sum(1 for r in part(split, "benign") if rx.search(r["text"])) >= 3, (kind, split)
+
+
+def test_the_split_is_the_fixed_hash_of_each_group() -> None:
+    for row in ROWS:
+        if row["split"] != "train":
+            assert build_threat_corpus.split_of(row) == row["split"], row["id"]
+    assert build_threat_corpus.SPLIT_SALT == "threat-corpus-split-v1"  # the seed the split was made with, once
+
+
+def test_no_group_sits_on_both_sides() -> None:
+    sides: dict[str, set[str]] = {}
+    for row in ROWS:
+        if row["split"] != "train":
+            sides.setdefault(row["group"], set()).add(row["split"])
+    assert all(len(s) == 1 for s in sides.values())
+
+
+def test_a_whole_external_source_is_held_out() -> None:
+    never_tuned = [r for r in ROWS if r["source"].startswith("bastioncorpus")]
+    assert never_tuned and all(r["split"] == "heldout" for r in never_tuned)
+
+
+# ── rates ──────────────────────────────────────────────────────────────────────────────────
+def rates(split: str) -> tuple[float, float, list[str]]:
+    attacks, benign = part(split, "attack"), part(split, "benign")
+    blocked = sum(1 for r in attacks if flagged(r))
+    fps = [r["id"] for r in benign if flagged(r)]
+    return blocked / len(attacks), len(fps) / len(benign), fps
+
+
+def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
+    """The figures of bench/RESULTS.md (84.3 % blocked, 1.6 % flagged): a change may not lose ground."""
+    blocked, fp, fps = rates("heldout")
+    assert blocked >= 0.84, f"held-out attacks blocked {blocked:.1%}"
+    assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
+
+
+@pytest.mark.xfail(reason="issue 15's target is not met yet: 84.3 % of held-out attacks blocked (bench/RESULTS.md)",
+                   strict=False)
+def test_held_out_attacks_blocked_and_benign_flagged_meet_the_targets() -> None:
+    blocked, fp, _ = rates("heldout")
+    assert blocked >= 0.90 and fp <= 0.02, (blocked, fp)
+
+
+def test_tuning_part_rates() -> None:
+    blocked, fp, fps = rates("tune")
+    assert blocked >= 0.95 and fp <= 0.01, (blocked, fp, fps)
+
+
+def test_the_first_hand_written_corpus_still_passes() -> None:
+    attacks = [r for r in OLD if r["label"] == "attack"]
+    benign = [r for r in OLD if r["label"] == "benign"]
+    blocked = sum(1 for r in attacks if scan(r["text"]))
+    flagged_texts = [r["text"] for r in benign if scan(r["text"])]
+    assert blocked / len(attacks) >= 0.98
+    assert flagged_texts == []
+
+
+def test_every_old_attack_category_is_caught_by_patterns_of_its_own() -> None:
+    by_category: dict[str, set[str]] = {}
+    for row in (r for r in OLD if r["label"] == "attack"):
+        by_category.setdefault(row["category"], set()).update(m.category for m in scan(row["text"]))
+    assert all(category in caught for category, caught in by_category.items()), by_category
+
+
+def test_the_corpus_is_rebuilt_byte_for_byte_from_the_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run without source folders, the builder keeps the imported rows and rebuilds the hand-written
+    ones and their disguises from ``own/``: the committed file is exactly what the repo makes."""
+    copy = tmp_path / "eval.jsonl"
+    copy.write_bytes((DATA / "eval.jsonl").read_bytes())
+    monkeypatch.setattr(build_threat_corpus, "OUT", copy)
+    monkeypatch.setattr(build_threat_corpus, "ROOT", tmp_path)
+    monkeypatch.setattr(sys, "argv", ["build_threat_corpus.py"])
+    build_threat_corpus.main()
+    assert copy.read_bytes() == (DATA / "eval.jsonl").read_bytes()
