@@ -16,8 +16,8 @@ FACT = "Postgres on port 5433"
 
 def test_the_tag_names_what_blocked_the_entry() -> None:
     view = build_prompt_view("memory", [FACT, PLANTED], 2200)
-    assert _prompt_tag(0, FACT, view.entries, lambda e: True, view.reasons) == ""
-    tag = _prompt_tag(1, PLANTED, view.entries, lambda e: True, view.reasons)
+    assert _prompt_tag(0, FACT, view.entries, view.reasons) == ""
+    tag = _prompt_tag(1, PLANTED, view.entries, view.reasons)
     assert tag == "↳ blocked from the prompt: prompt_injection.ignore_previous"
 
 

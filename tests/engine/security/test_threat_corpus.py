@@ -114,7 +114,7 @@ def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
 
 
 @pytest.mark.xfail(reason="issue 15's target is not met yet: 84.3 % of held-out attacks blocked (bench/RESULTS.md)",
-                   strict=False)
+                   strict=True)
 def test_held_out_attacks_blocked_and_benign_flagged_meet_the_targets() -> None:
     blocked, fp, _ = rates("heldout")
     assert blocked >= 0.90 and fp <= 0.02, (blocked, fp)
