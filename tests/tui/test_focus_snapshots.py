@@ -44,7 +44,9 @@ def test_focused_chat_with_a_message_selected(snap_compare, home: Path, llm: Loo
     assert snapshot(snap_compare, app, run_before)
 
 
-def test_status_bar_names_the_wait_for_the_model(snap_compare, home: Path, llm: LoopbackLLM) -> None:
+def test_status_bar_names_the_wait_for_the_model(snap_compare, home: Path, llm: LoopbackLLM,
+                                                fixed_clock: float, fixed_ids: None) -> None:
+    """Clock and ids pinned, so the elapsed time and the session id read the same on any machine."""
     llm.push(Silent(timeout_s=10))
     app = make_app(home)
 
