@@ -223,13 +223,7 @@ def clean_content(content: object, field: str) -> tuple[str, dict | None]:
 def threat_error(text: str) -> dict | None:
     """The one-line refusal of a write whose text the scanner flags, naming each hit's family id."""
     hits = scan(text)
-    if not hits:
-        return None
-    return _error(
-        f"Blocked: content matches threat pattern(s) {describe(hits)}. Memory is injected into the "
-        "system prompt and must not contain injection or exfiltration payloads.",
-        threats=[h.pattern_id for h in hits],
-    )
+    return _blocked("content", hits) if hits else None
 
 
 def seam_error(entries: list[str], index: int, text: str) -> dict | None:
@@ -243,12 +237,14 @@ def seam_error(entries: list[str], index: int, text: str) -> dict | None:
         split += seam_hits(entries[index - 1], text)[0]
     if index + 1 < len(entries):
         split += seam_hits(text, entries[index + 1])[0]
-    if not split:
-        return None
+    return _blocked("content together with the entry beside it", split) if split else None
+
+
+def _blocked(what: str, hits: list[ThreatMatch]) -> dict:
     return _error(
-        f"Blocked: content together with the entry beside it matches threat pattern(s) {describe(split)}. "
-        "Memory is injected into the system prompt and must not contain injection or exfiltration payloads.",
-        threats=[h.pattern_id for h in split],
+        f"Blocked: {what} matches threat pattern(s) {describe(hits)}. Memory is injected into the "
+        "system prompt and must not contain injection or exfiltration payloads.",
+        threats=[h.pattern_id for h in hits],
     )
 
 
