@@ -6,61 +6,20 @@ console script, the terminal's own key bytes and the process's real exit."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
 from engine.memory import MemoryStore, PendingQueue
 from hermes_tui.loopback_llm import LoopbackLLM, Silent
+from tests.tmux_terminal import TMUX, Terminal
 
-TMUX = shutil.which("tmux")
 HERMES = Path(sys.executable).with_name("hermes-tui")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed: these flows need a real terminal")
-
-# The server passes its environment to the app: a COLUMNS/LINES left by an in-process test run
-# (Textual's headless driver sets them) would make the app draw 80×24 in a 120×36 pane.
-PANE_ENV = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
 QUIT_WITHIN_S = 1.0  # issue 18: quitting during a request exits within 1 s
-
-
-class Terminal:
-    """One app in a private tmux server (its own socket, so no other server's environment leaks in)."""
-
-    def __init__(self, tmp: Path, home: Path) -> None:
-        self.socket = f"hermes-test-{os.getpid()}-{tmp.name}"
-        self.exited = tmp / "exited"  # the exit status and time, written by the shell when the app ends
-        command = f"{HERMES} --home {home}; echo $? $(date +%s.%N) > {self.exited}"
-        self._tmux("new-session", "-d", "-s", "app", "-x", "120", "-y", "36", command)
-
-    def _tmux(self, *args: str) -> str:
-        assert TMUX is not None
-        done = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, text=True, timeout=10,
-                              env=PANE_ENV)
-        return done.stdout
-
-    def keys(self, *keys: str, literal: bool = False) -> None:
-        self._tmux("send-keys", "-t", "app", *(["-l"] if literal else []), *keys)
-
-    def screen(self) -> str:
-        return self._tmux("capture-pane", "-p", "-t", "app")
-
-    def wait_for(self, condition: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if condition(screen):
-                return screen
-            time.sleep(0.05)
-        raise AssertionError(f"{what} not seen within {timeout}s; the screen:\n{self.screen()}")
-
-    def close(self) -> None:
-        subprocess.run([TMUX or "tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
 
 
 @pytest.fixture
@@ -68,7 +27,7 @@ def terminal(tmp_path: Path, home: Path) -> Iterator[Callable[[], Terminal]]:
     started: list[Terminal] = []
 
     def start() -> Terminal:
-        term = Terminal(tmp_path, home)
+        term = Terminal(tmp_path, f"{HERMES} --home {home}")
         started.append(term)
         term.wait_for(lambda s: "palette" in s and "approval" in s, "the app's first frame")
         return term
