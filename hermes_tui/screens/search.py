@@ -21,13 +21,14 @@ from typing import Callable
 from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
@@ -172,6 +173,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self._cost = DEBOUNCE_MIN_S  # what a query and its drawing took lately (seconds, smoothed)
         self._reader = db.reader()  # the quick walk
         self._ranker = db.reader()  # ranking, abandoned when a key arrives
+        self._open_when_shown = False  # enter came before the results of the query typed
 
     def compose(self) -> ComposeResult:
         yield Static("Search", id="search-title")
@@ -223,13 +225,44 @@ class SearchScreen(Screen["SearchTarget | None"]):
 
     @on(Input.Changed, "#query")
     def _typed(self, event: Input.Changed) -> None:
+        self._open_when_shown = False
         self._stop_queries()
         generation = self._generation
         self._timer = self.set_timer(self.debounce_s, lambda: self._run(event.value, generation))
 
     @on(Input.Submitted, "#query")
     def _submitted(self) -> None:
+        """``enter`` in the query opens the highlighted result, once the results are those of
+        the query typed: ``down`` and ``enter`` typed in one burst both reach the query box
+        (a binding runs only after the key has passed the focused widget), so ``enter`` here
+        must mean what it would mean in the results."""
         self.action_focus_results()
+        if self.shown_query == self.query_text:
+            self._open_highlighted()
+        else:
+            self._open_when_shown = True
+
+    def _open_highlighted(self) -> None:
+        self._open_when_shown = False
+        index = self.results.highlighted
+        if index is not None:
+            self._open_option(self.results.get_option_at_index(index).id)
+
+    def on_key(self, event: events.Key) -> None:
+        """Printable text typed while the results have focus refines the query (fzf-like), unless
+        the key is bound there (``s`` summarizes): no typed character is ever lost."""
+        if not event.is_printable or not event.character or event.key in self.app.active_bindings:
+            return
+        event.stop()
+        event.prevent_default()
+        box = self.query_one("#query", Input)
+        self.set_focus(box)
+        box.call_later(self._append_to_query, box, event.character)  # after the focus, which selects all
+
+    @staticmethod
+    def _append_to_query(box: Input, text: str) -> None:
+        box.selection = Selection.cursor(len(box.value))
+        box.insert_text_at_cursor(text)
 
     def _current(self, generation: int) -> Callable[[], bool]:
         worker = get_current_worker()
@@ -290,6 +323,9 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self._snippets = {f"hit:{h.session_id}:{h.message_id}": h.snippet for h in hits}
         self._list(self._options(), query, self._status(query))
         self.call_after_refresh(self._learn_cost, started)
+        if self._open_when_shown and query == self.query_text:
+            self._open_highlighted()
+            return
         if not ranked and not self.newest_first:
             self._rank_timer = self.set_timer(RANK_PAUSE_S, lambda: self._rank(query, generation))
 
@@ -311,6 +347,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
             parts.append("newest first")
         else:
             parts.append("best match first" if self.ranked else "newest first · ranking when you pause")
+        parts.append("enter opens")  # the footer cannot say it: the query box and the list own enter
         return " · ".join(parts)
 
     def _list(self, options: list[Option], query: str, status: str) -> None:
@@ -347,8 +384,11 @@ class SearchScreen(Screen["SearchTarget | None"]):
 
     @on(OptionList.OptionSelected, "#results")
     def _open(self, event: OptionList.OptionSelected) -> None:
+        self._open_option(event.option.id)
+
+    def _open_option(self, option_id: str | None) -> None:
         """A hit opens in its session (``HitView``), from where a key continues; a title resumes at once."""
-        target = self._target(event.option.id)
+        target = self._target(option_id)
         if target is None:
             return
         if target.message_id is None:
@@ -387,7 +427,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         box = self.query_one("#query", Input)
         if query:
             box.value = query
-        box.focus()
+        self.set_focus(box)  # at once: keys typed right after ctrl+f are already on their way
 
     def action_summarize(self) -> None:
         query = self.query_text.strip()

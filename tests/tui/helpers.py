@@ -11,6 +11,7 @@ from typing import Callable
 import yaml
 from rich.console import Console
 from rich.segment import Segment
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -119,5 +120,12 @@ async def type_text(pilot: Pilot, text: str) -> None:
     await pilot.press(*["space" if ch == " " else ch for ch in text])
 
 
-__all__ = ["FIXED_NOW", "SIZE", "close_app", "make_app", "ready", "screen_text", "settle", "terminal_frame",
+def burst(app: App, *keys: str) -> None:
+    """Keys as a fast typist's terminal delivers them: all queued at once, none waiting for the
+    app to handle the one before (``Pilot.press`` waits for idle between keys)."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+
+__all__ = ["FIXED_NOW", "SIZE", "burst", "close_app", "make_app", "ready", "screen_text", "settle", "terminal_frame",
            "type_text", "wait_until", "write_config"]

@@ -9,7 +9,7 @@ from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import SessionTree
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import SIZE, burst, close_app, make_app, ready, screen_text, wait_until
 
 ROOT = "20261102_083000_3fa9c1"
 TIP = "20261102_091401_c07b5d"
@@ -99,4 +99,42 @@ async def test_browsers_do_not_stack_opening_one_that_is_open_switches_to_it(ups
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.main)
         assert stack() == ["MainScreen"]
+    close_app(app)
+
+
+async def test_a_burst_typed_after_ctrl_f_lands_in_the_query_and_enter_opens_the_hit(upstream_home: Path,
+                                                                                    llm: LoopbackLLM) -> None:
+    """ctrl+f, a word, down and enter typed faster than the app draws: nothing is lost and the hit
+    opens, the first time and when the kept screen is opened again with its results focused."""
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        for word in ("webhook", "certbot"):
+            burst(app, "ctrl+f", *word, "down", "enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, HitView))
+            search = app.screen_stack[-2]
+            assert search.query_text == word and (app.screen.session_id, app.screen.message_id) in {
+                (hit.session_id, hit.message_id) for hit in search.hits}
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is search and search.focused is search.results)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is app.main)
+    close_app(app)
+
+
+async def test_text_typed_in_the_results_refines_the_query_and_s_still_summarizes(upstream_home: Path,
+                                                                                 llm: LoopbackLLM) -> None:
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+f", *"cert")
+        search = app.screen
+        await wait_until(pilot, lambda: search.shown_query == "cert")
+        await pilot.press("down")
+        await wait_until(pilot, lambda: search.focused is search.results)
+        await pilot.press(*"bot")  # no binding of the results: the letters go to the query
+        await wait_until(pilot, lambda: search.shown_query == "certbot" and search.focused.id == "query")
+        await pilot.press("down", "s")  # s is the results' own key: it summarizes, it is not typed
+        await wait_until(pilot, lambda: search.query_one("#side").current == "summaries")
+        assert search.query_text == "certbot"
     close_app(app)

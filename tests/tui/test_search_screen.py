@@ -57,7 +57,7 @@ async def test_cjk_search_opens_the_matched_message(db: SessionDB) -> None:
         screen = await search_for(pilot, "规则")
         assert screen.hits and all(h.lineage_root == ROOT for h in screen.hits)
         assert "整理告警规则" in screen_text(app)
-        await pilot.press("enter", "enter")  # to the results, then open the highlighted match
+        await pilot.press("enter")  # opens the highlighted match
         await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
         assert "整理告警规则" in screen_text(app)
         await pilot.press("c")  # continue from there

@@ -68,7 +68,7 @@ async def test_a_configured_empty_chat_shows_a_hint_until_the_first_message(home
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         hint = app.main.query_one("#empty-hint")
-        assert hint.display and "Type a message and press enter" in screen_text(app)
+        await wait_until(pilot, lambda: hint.display and "Type a message and press enter" in screen_text(app))
         assert app.main.chat.entries == []  # a hint, not a chat item
         await send(pilot, "hi")
         await wait_until(pilot, lambda: not hint.display)

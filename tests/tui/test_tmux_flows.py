@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.memory import MemoryStore, PendingQueue
+from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM, Silent
 from tests.tmux_terminal import TMUX, Terminal
 
@@ -80,3 +81,27 @@ def test_quitting_during_a_30_second_request_exits_within_a_second(home: Path, l
     assert status == "0"
     assert float(ended) - pressed <= QUIT_WITHIN_S, f"exit took {float(ended) - pressed:.2f} s"
     assert json.loads(llm.requests[0].body_bytes)["messages"][-1]["content"] == "hello?"
+
+
+def test_a_search_hit_opens_its_long_session_at_the_matched_message(home: Path, terminal) -> None:
+    """ctrl+f, a word, enter: the hit opens in its 81-message session with the matched message in
+    view (not the session's top), and enter again continues that conversation in the chat."""
+    with SessionDB.open_home(home) as db:
+        for n in range(3):
+            session = db.create_session(title=f"Rollout talk {n}", session_id=f"rollout-{n}")
+            db.append_messages(session, [
+                {"role": "user" if i % 2 == 0 else "assistant",
+                 "content": f"message {i} about rollout step {i * 7}"
+                            + (" and the zebrafinch incident" if (n, i) == (1, 60) else "")}
+                for i in range(81)])
+    term = terminal()
+    term.keys("C-f")
+    term.wait_for(lambda s: "Recent sessions" in s, "the search screen")
+    term.keys("zebrafinch", literal=True)
+    term.wait_for(lambda s: "1 match in 1 conversation" in s, "the one hit")
+    term.keys("Enter")
+    shown = term.wait_for(lambda s: "Search hit in" in s and "zebrafinch incident" in s, "the hit in its session")
+    assert "Rollout talk 1" in shown and "message 0 about" not in shown  # scrolled to the match, not the top
+    term.keys("Enter")
+    term.wait_for(lambda s: "Search match in" in s and "zebrafinch incident" in s and "f2 Memory" in s,
+                  "the conversation continued in the chat at the match")
