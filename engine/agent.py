@@ -204,7 +204,8 @@ class Agent:
             except HermesError as exc:
                 on_event(TurnFailed(str(exc), retryable=exc.exit_code != 2))
                 return
-            on_event(self.usage.record(self.session_id or "", result.usage, request, recall=bool(recall)))
+            on_event(self.usage.record(self.session_id or "", result.usage, request, recall=bool(recall),
+                                       message_id=self.live.last_message_id))
             reply = sanitize_context(result.text)
             finish = result.finish_reason
             cancelled = result.finish_reason == "cancelled"

@@ -99,6 +99,7 @@ class LiveSession:
         self.title = session.title
         self.messages = self.db.load_transcript(session.id)
         self.writer = TranscriptWriter(self.db, session.id, flushed=len(self.messages))
+        self.usage.load(session.id)  # its earlier requests, and those of the sessions it continues
         if session.ended_at is not None:
             self.db.reopen_session(session.id)
         if session.system_prompt and session.model == self.model:

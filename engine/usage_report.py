@@ -1,8 +1,11 @@
 """Token, cache and cost totals per session and per week, from what ``state.db`` holds.
 
-``sessions stats`` shows them. Each session is priced by its model and the server it was billed
-at (``engine.pricing``); a session whose model has no price counts its tokens but no cost, and
-says so, rather than a guess.
+``sessions stats`` shows them. A session's calls that our request log holds
+(``hermes_tui_requests``) are priced by the model and server of each call and counted in the
+week it was made; whatever the session's own tally (upstream's columns) holds beyond them — calls
+upstream Hermes made, or ours from before the log — is priced by the session's model and the
+server stored on it, in the week the session started. A part whose model has no price counts its
+tokens but no cost, and says so, rather than a guess.
 """
 
 from __future__ import annotations
@@ -18,6 +21,35 @@ from engine.usage import TokenTotals
 UNDATED_WEEK = "(undated)"
 
 
+@dataclass(frozen=True)
+class Piece:
+    """Calls of one session priced alike and dated alike."""
+
+    model: str | None
+    base_url: str | None
+    at: float | None
+    tokens: TokenTotals
+    recorded: bool  # from the request log (else the rest of the session's own tally)
+
+
+def pieces(row: SessionUsage) -> list[Piece]:
+    """The session's recorded calls by model, server and day, then the rest of its tally, if any."""
+    found = [Piece(group.model or row.model, group.base_url, group.at,
+                   TokenTotals(group.input_tokens, group.output_tokens, group.cache_read_tokens,
+                               group.cache_write_tokens, group.api_calls), True)
+             for group in row.recorded]
+    rest = TokenTotals(
+        input_tokens=max(0, row.input_tokens - sum(p.tokens.input_tokens for p in found)),
+        output_tokens=max(0, row.output_tokens - sum(p.tokens.output_tokens for p in found)),
+        cache_read_tokens=max(0, row.cache_read_tokens - sum(p.tokens.cache_read_tokens for p in found)),
+        cache_write_tokens=max(0, row.cache_write_tokens - sum(p.tokens.cache_write_tokens for p in found)),
+        api_calls=max(0, row.api_calls - sum(p.tokens.api_calls for p in found)),
+    )
+    if any((rest.input_tokens, rest.output_tokens, rest.cache_read_tokens, rest.cache_write_tokens, rest.api_calls)):
+        found.append(Piece(row.model, row.billing_base_url, row.started_at, rest, False))
+    return found
+
+
 @dataclass
 class Tally:
     """Token sums over some sessions, and their estimated cost where a price was known."""
@@ -25,20 +57,37 @@ class Tally:
     sessions: int = 0
     tokens: TokenTotals = field(default_factory=TokenTotals)
     cost: Cost | None = None
-    unpriced_sessions: int = 0
+    unpriced_sessions: int = 0  # sessions with calls of a model that has no price
+    recorded_calls: int = 0  # of ``tokens.api_calls``, those the request log holds one by one
 
-    def add(self, row: SessionUsage, cost: Cost | None) -> None:
-        self.sessions += 1
-        tokens = self.tokens
-        tokens.api_calls += row.api_calls
-        tokens.input_tokens += row.input_tokens
-        tokens.output_tokens += row.output_tokens
-        tokens.cache_read_tokens += row.cache_read_tokens
-        tokens.cache_write_tokens += row.cache_write_tokens
+    def add_piece(self, piece: Piece, cost: Cost | None) -> None:
+        """A piece of the one session this tally is about (``merge`` adds sessions together)."""
+        self.sessions = 1
+        mine, theirs = self.tokens, piece.tokens
+        mine.api_calls += theirs.api_calls
+        mine.input_tokens += theirs.input_tokens
+        mine.output_tokens += theirs.output_tokens
+        mine.cache_read_tokens += theirs.cache_read_tokens
+        mine.cache_write_tokens += theirs.cache_write_tokens
+        if piece.recorded:
+            self.recorded_calls += theirs.api_calls
         if cost is None:
-            self.unpriced_sessions += 1
+            self.unpriced_sessions = 1
         else:
             self.cost = cost if self.cost is None else self.cost + cost
+
+    def merge(self, other: "Tally") -> None:
+        self.sessions += other.sessions
+        self.unpriced_sessions += other.unpriced_sessions
+        self.recorded_calls += other.recorded_calls
+        mine, theirs = self.tokens, other.tokens
+        mine.api_calls += theirs.api_calls
+        mine.input_tokens += theirs.input_tokens
+        mine.output_tokens += theirs.output_tokens
+        mine.cache_read_tokens += theirs.cache_read_tokens
+        mine.cache_write_tokens += theirs.cache_write_tokens
+        if other.cost is not None:
+            self.cost = other.cost if self.cost is None else self.cost + other.cost
 
     def to_json(self) -> dict[str, Any]:
         tokens = self.tokens
@@ -48,7 +97,7 @@ class Tally:
             "cache_write_tokens": tokens.cache_write_tokens, "cached_share": round(tokens.cached_share, 4),
             "estimated_cost_usd": None if self.cost is None else round(self.cost.usd, 6),
             "saved_usd": None if self.cost is None else round(self.cost.saved_usd, 6),
-            "unpriced_sessions": self.unpriced_sessions,
+            "unpriced_sessions": self.unpriced_sessions, "recorded_calls": self.recorded_calls,
         }
 
 
@@ -90,12 +139,23 @@ def iso_week(started_at: float | None) -> str:
 
 def usage_report(rows: list[SessionUsage], table: PriceTable) -> UsageReport:
     report = UsageReport()
+    weeks: dict[str, Tally] = {}
     for row in rows:
-        pricer = table.pricer(row.model or "", row.billing_base_url)
-        cost = pricer.cost(row.input_tokens, row.output_tokens, row.cache_read_tokens, row.cache_write_tokens)
         one = Tally()
-        one.add(row, cost)
-        report.sessions.append(SessionTally(row, pricer.priced_as, one))
-        report.total.add(row, cost)
-        report.weeks.setdefault(iso_week(row.started_at), Tally()).add(row, cost)
+        by_week: dict[str, Tally] = {}
+        priced_as: list[str] = []
+        for piece in pieces(row):
+            pricer = table.pricer(piece.model or "", piece.base_url)
+            tokens = piece.tokens
+            cost = pricer.cost(tokens.input_tokens, tokens.output_tokens, tokens.cache_read_tokens,
+                               tokens.cache_write_tokens)
+            one.add_piece(piece, cost)
+            by_week.setdefault(iso_week(piece.at), Tally()).add_piece(piece, cost)
+            if pricer.priced_as is not None and pricer.priced_as not in priced_as:
+                priced_as.append(pricer.priced_as)
+        report.sessions.append(SessionTally(row, ", ".join(priced_as) or None, one))
+        report.total.merge(one)
+        for week, tally in by_week.items():
+            weeks.setdefault(week, Tally()).merge(tally)
+    report.weeks = dict(sorted(weeks.items(), key=lambda item: (item[0] == UNDATED_WEEK, item[0])))
     return report

@@ -102,9 +102,11 @@ class AgentParts:
 
 def billing_of(config: Config, provider: Provider | None) -> Billing:
     """Who serves the conversation's requests, and the price entry they are charged by."""
+    table = config.pricing.table()
     if provider is None:
-        return Billing()
-    return Billing(provider.name, provider.base_url, config.pricing.table().pricer(provider.model, provider.base_url))
+        return Billing(table=table)
+    return Billing(provider.name, provider.base_url, table.pricer(provider.model, provider.base_url), provider.model,
+                   table)
 
 
 def build_parts(config: Config, db: SessionDB, provider: Provider | None, *, ask_approval: AskApproval | None,
@@ -126,7 +128,7 @@ def build_parts(config: Config, db: SessionDB, provider: Provider | None, *, ask
     log = SessionLogger(config.home, config.model.name, config.model.base_url, source, tools.schemas,
                         make_redactor(config)) if config.sessions.write_json_snapshots else None
     live = LiveSession(db, model=config.model.name, source=source, cwd=cwd, recall=recall, reviewer=reviewer,
-                       usage=UsageMeter(db, window, billing_of(config, provider)), new_prompt=PromptSnapshots(config, memory, recall, source, cwd, warn),
+                       usage=UsageMeter(db, window, billing_of(config, provider), warn), new_prompt=PromptSnapshots(config, memory, recall, source, cwd, warn),
                        log=log, warn=warn)
     compressor = LiveCompressor(CompressionSettings.from_config(config, window), reviewer=reviewer, recall=recall,
                                 summary_provider=lambda: aux["compression"])

@@ -453,8 +453,9 @@ class HermesApp(App):
         self.main.memory_panel.reload()
         await self.main.chat.add(Entry("notice", text=f"Memory {action} ({target}) — {store.usage(target).text}"))
 
-    def open_memory_history(self, target: str | None) -> None:
-        """Where each memory entry came from, its history and undo (F6, /memory log, the panel)."""
+    def open_memory_history(self, target: str | None, entry: str | None = None, index: int | None = None) -> None:
+        """Where each memory entry came from, its history and undo (F6, /memory log, the panel);
+        on ``entry`` (at ``index`` of ``target``) when the panel chose one."""
         from hermes_tui.screens.memory_history import HistoryDeps, MemoryHistoryScreen
 
         if self._open_browser(MemoryHistoryScreen) is not None:
@@ -466,10 +467,10 @@ class HermesApp(App):
             main.queue_changed()
 
         deps = HistoryDeps(self.agent.memory, self.agent.pending, self.db, changed)
-        self.push_screen(MemoryHistoryScreen(deps, target=target), self._resume_from_history)
+        self.push_screen(MemoryHistoryScreen(deps, target=target, entry=entry, index=index), self._resume_from_history)
 
     def on_memory_history_requested(self, event: MemoryHistoryRequested) -> None:
-        self.open_memory_history(event.target)
+        self.open_memory_history(event.target, event.entry, event.index)
 
     def _resume_from_history(self, session_id: str | None) -> None:
         note = ("Opened from the memory history. The chat shows the session from its end; the message that "

@@ -70,6 +70,9 @@ class TextArrived(Message):
 
 @dataclass
 class MemoryHistoryRequested(Message):
-    """Show where memory entries came from (the memory panel's key); ``target`` is preselected."""
+    """Show where memory entries came from (the memory panel's key); ``target`` is preselected,
+    and ``entry`` (at ``index`` of that file) when one was chosen."""
 
     target: str | None = None
+    entry: str | None = None
+    index: int | None = None

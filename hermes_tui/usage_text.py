@@ -49,6 +49,10 @@ def print_usage(report: UsageReport) -> None:
         return
     priced = f"; {total.unpriced_sessions} session(s) of models with no price" if total.unpriced_sessions else ""
     print(f"Usage     estimated from list prices as of {PRICES_AS_OF} (pricing.models in config.yaml){priced}")
+    unlogged = total.tokens.api_calls - total.recorded_calls
+    if unlogged > 0:
+        print(f"          {unlogged:,} of {total.tokens.api_calls:,} calls are not in the request log (older, or another "
+              "program's): priced by session")
     weeks = [_row(week, tally) for week, tally in report.weeks.items()]
     print(table(("Week", *HEADERS[1:]), [*weeks, _row("all", total)], WIDTHS))
     print()

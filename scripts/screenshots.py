@@ -87,15 +87,20 @@ async def search_cjk(pilot: Pilot, app: HermesApp) -> None:
 
 
 async def memory_history(pilot: Pilot, app: HermesApp) -> None:
-    """An approved staged write: where it came from (the background review's session) and its history."""
+    """An approved staged write: where it came from (the background review's session) and its
+    history, opened from the memory panel on that entry (tab, down to it, enter)."""
     staged = next(r for r in app.main.approvals.records if r.payload.get("action") == "replace")
     app.main.approvals.approve(staged.id)
-    await pilot.press("f6")
-    await wait_for(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen))
-    screen = app.screen
-    while screen.showing is None or "qwen2.5-coder:14b" not in screen.showing[1]:
+    await pilot.press("tab")
+    for _ in range(40):
+        section = getattr(app.focused, "section", None)
+        if section is not None and "qwen2.5-coder:14b" in (section.selected_entry or ""):
+            break
         await pilot.press("down")
         await pilot.pause(0.05)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen) and app.screen.showing is not None)
+    assert "qwen2.5-coder:14b" in app.screen.showing[1]
 
 
 async def prompt_cache(pilot: Pilot, app: HermesApp) -> None:

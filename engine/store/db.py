@@ -14,13 +14,14 @@ import json
 import secrets
 import sqlite3
 import threading
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence, TextIO, TypeVar
 
 from engine import clock
 from engine.errors import BadInputError, NotFoundError, RefusedError, StoreError
-from engine.store import lineage, maintenance, schema
+from engine.store import lineage, maintenance, request_log, schema
 from engine.store.connection import (
     check_readable,
     check_writable,
@@ -46,6 +47,7 @@ from engine.store.messages import (
 from engine.store.models import SearchHit, Session, StoredMessage, TreeNode
 from engine.store.query import parse_query
 from engine.store.reader import SearchReader
+from engine.store.request_log import RequestRow
 from engine.store.search import run_search
 from engine.store.titles import like_escape, numbered, sanitize_title, split_numbered
 
@@ -62,6 +64,13 @@ USAGE_COLUMNS = {
     "api_calls": "api_call_count",
 }
 LAST_AUTO_PRUNE = "last_auto_prune"
+
+
+def _usage_update(counts: Mapping[str, int], provider: str | None, base_url: str | None) -> tuple[str, list[Any]]:
+    """The ``UPDATE sessions`` adding one call's counts (``USAGE_COLUMNS``) and its billing; ``id`` last."""
+    sets = ", ".join(f"{col} = COALESCE({col}, 0) + ?" for col in USAGE_COLUMNS.values())
+    sets += ", billing_provider = COALESCE(billing_provider, ?), billing_base_url = COALESCE(billing_base_url, ?)"
+    return f"UPDATE sessions SET {sets} WHERE id = ?", [*(int(counts[k]) for k in USAGE_COLUMNS), provider, base_url]
 
 
 def new_session_id(at: float) -> str:
@@ -354,14 +363,34 @@ class SessionDB:
         The billing provider and base URL (upstream's columns) are set by the first call that
         names them and kept after: they say where a session's tokens were priced.
         """
-        values = dict(
+        sql, params = _usage_update(dict(
             input_tokens=input_tokens, output_tokens=output_tokens, cache_read_tokens=cache_read_tokens,
             cache_write_tokens=cache_write_tokens, reasoning_tokens=reasoning_tokens, api_calls=api_calls,
-        )
-        sets = ", ".join(f"{col} = COALESCE({col}, 0) + ?" for col in USAGE_COLUMNS.values())
-        sets += ", billing_provider = COALESCE(billing_provider, ?), billing_base_url = COALESCE(billing_base_url, ?)"
-        params = [*(int(values[k]) for k in USAGE_COLUMNS), billing_provider, billing_base_url]
-        self._update(session_id, f"UPDATE sessions SET {sets} WHERE id = ?", params)
+        ), billing_provider, billing_base_url)
+        self._update(session_id, sql, params)
+
+    def add_request(self, row: RequestRow, *, billing_provider: str | None = None,
+                    billing_base_url: str | None = None) -> int:
+        """One model call: its record in ``hermes_tui_requests`` and its counts on the session
+        (as ``add_usage``), in one transaction, so both hold it or neither does. Its row id."""
+        sql, params = _usage_update(dict(
+            input_tokens=row.input_tokens, output_tokens=row.output_tokens, cache_read_tokens=row.cache_read_tokens,
+            cache_write_tokens=row.cache_write_tokens, reasoning_tokens=row.reasoning_tokens, api_calls=1,
+        ), billing_provider, billing_base_url)
+        clean = replace(row, **{name: clean_text(getattr(row, name)) for name in ("model", "provider", "base_url")})
+
+        def work(conn: sqlite3.Connection) -> int:
+            self._must_exist(conn, row.session_id)
+            conn.execute(sql, (*(clean_text(p) for p in params), row.session_id))
+            return request_log.insert(conn, clean)
+
+        return self._write(work)
+
+    def lineage_requests(self, session_id: str) -> list[RequestRow]:
+        """The requests of ``session_id`` and of its ancestors (each up to where its child began),
+        oldest first; none in a home that has no request log yet."""
+        path = self.lineage_path(session_id)
+        return self._read(lambda c: request_log.lineage_requests(c, path))
 
     # -- messages -------------------------------------------------------------------------
     def append_messages(self, session_id: str, messages: Sequence[Mapping[str, Any]]) -> list[int]:

@@ -93,6 +93,28 @@ TABLES: dict[str, str] = {
     "hermes_tui_activity": (
         "CREATE TABLE IF NOT EXISTS hermes_tui_activity (session_id TEXT PRIMARY KEY, last_active REAL NOT NULL)"
     ),
+    # Ours: one row per model call as the provider reported it, for the prompt-cache inspector of a
+    # resumed session and the per-request totals of ``sessions stats`` (``engine.store.request_log``).
+    # No foreign key: upstream deletes sessions without knowing this table (a trigger follows them).
+    "hermes_tui_requests": (
+        "CREATE TABLE IF NOT EXISTS hermes_tui_requests (\n"
+        "    id INTEGER PRIMARY KEY,\n"
+        "    session_id TEXT NOT NULL,\n"
+        "    at REAL NOT NULL,\n"
+        "    turn INTEGER NOT NULL DEFAULT 0,\n"
+        "    message_id INTEGER,\n"
+        "    model TEXT,\n"
+        "    provider TEXT,\n"
+        "    base_url TEXT,\n"
+        "    input_tokens INTEGER NOT NULL DEFAULT 0,\n"
+        "    output_tokens INTEGER NOT NULL DEFAULT 0,\n"
+        "    cache_read_tokens INTEGER NOT NULL DEFAULT 0,\n"
+        "    cache_write_tokens INTEGER NOT NULL DEFAULT 0,\n"
+        "    reasoning_tokens INTEGER NOT NULL DEFAULT 0,\n"
+        "    compared INTEGER NOT NULL DEFAULT 0,\n"
+        "    prefix_break TEXT\n"
+        ")"
+    ),
 }
 
 # Upstream's own indexes (same names, so an upstream release sees them as its own), plus one of
@@ -107,6 +129,9 @@ INDEXES: dict[str, str] = {
     ),
     "idx_hermes_tui_activity_last": (
         "CREATE INDEX IF NOT EXISTS idx_hermes_tui_activity_last ON hermes_tui_activity(last_active)"
+    ),
+    "idx_hermes_tui_requests_session": (
+        "CREATE INDEX IF NOT EXISTS idx_hermes_tui_requests_session ON hermes_tui_requests(session_id, id)"
     ),
 }
 # Created with a new database only: on an existing home duplicate titles would make it fail.
@@ -170,9 +195,19 @@ ACTIVITY_REBUILD = (
     "INSERT INTO hermes_tui_activity(session_id, last_active) "
     "SELECT session_id, MAX(timestamp) FROM messages GROUP BY session_id",
 )
+# A session's request records go with it, whoever deletes it (upstream's prune included).
+REQUEST_TRIGGERS: dict[str, str] = {
+    "hermes_tui_requests_session_delete": (
+        "CREATE TRIGGER IF NOT EXISTS hermes_tui_requests_session_delete AFTER DELETE ON sessions BEGIN "
+        "DELETE FROM hermes_tui_requests WHERE session_id = old.id; END"
+    ),
+}
+# Sessions deleted while the trigger was missing (a table rebuild by another program drops it).
+REQUEST_ORPHANS = "DELETE FROM hermes_tui_requests WHERE session_id NOT IN (SELECT id FROM sessions)"
 TRIGGERS: dict[str, str] = {
     **{name: sql for t in FTS_TABLES for name, sql in _fts_triggers(t).items()},
     **ACTIVITY_TRIGGERS,
+    **REQUEST_TRIGGERS,
 }
 
 
@@ -194,6 +229,11 @@ def readable(conn: sqlite3.Connection) -> bool:
 def activity_kept(conn: sqlite3.Connection) -> bool:
     """Whether ``hermes_tui_activity`` exists and its triggers keep it current (else it is not read)."""
     return {"hermes_tui_activity", *ACTIVITY_TRIGGERS} <= existing_objects(conn)
+
+
+def requests_kept(conn: sqlite3.Connection) -> bool:
+    """Whether ``hermes_tui_requests`` exists (an upstream home has none until our first write)."""
+    return "hermes_tui_requests" in existing_objects(conn)
 
 
 def missing_parts(conn: sqlite3.Connection) -> bool:
@@ -245,6 +285,8 @@ def ensure_schema(conn: sqlite3.Connection, label: str) -> None:
         # written meanwhile did not move the marks, so they are recomputed from scratch.
         for sql in ACTIVITY_REBUILD:
             conn.execute(sql)
+    if "hermes_tui_requests" in have and not set(REQUEST_TRIGGERS) <= have:
+        conn.execute(REQUEST_ORPHANS)
     for sql in TRIGGERS.values():
         conn.execute(sql)
     row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()

@@ -65,7 +65,7 @@ class MainScreen(Screen):
         Binding("f2", "toggle_side", "Memory"),
         Binding("f3", "focus_approvals", "Approvals"),
         Binding("f4", "toggle_approvals", "Fold approvals", show=False),
-        Binding("f6", "app.slash('/memory log')", "Memory history", show=False, priority=True),  # over the prompt's f6
+        Binding("f6", "memory_history", "Memory history", show=False, priority=True),  # over the prompt's f6
         Binding("end", "jump_to_end", "Latest", show=False),
         Binding("f1", "app.slash('/help')", "Help"),
     ]
@@ -240,6 +240,14 @@ class MainScreen(Screen):
                 prompt.resolve(ApprovalDecision.STAGE)
             return
         self.deps.cancel_turn()
+
+    async def action_memory_history(self) -> None:
+        """F6: the memory history, on the entry chosen in the focused memory panel if any."""
+        chosen = self.memory_panel.chosen()
+        if chosen is not None:
+            self.post_message(chosen)
+        else:
+            await self.run_action("app.slash('/memory log')")
 
     def action_toggle_side(self) -> None:
         side = self.query_one("#side")

@@ -117,10 +117,14 @@ class MemoryHistoryScreen(Screen[str | None]):
         Binding("tab", "app.focus_next", "Next list", show=False),
     ]
 
-    def __init__(self, deps: HistoryDeps, *, target: str | None = None) -> None:
+    def __init__(self, deps: HistoryDeps, *, target: str | None = None, entry: str | None = None,
+                 index: int | None = None) -> None:
+        """``target`` preselects a file's first entry; ``entry`` (at ``index`` of it, as the memory
+        panel showed it) that entry."""
         super().__init__()
         self.deps = deps
         self.start_target = target
+        self.start_entry = (entry, index) if target is not None and entry is not None else None
         self.records: list[Change] = []
         self.entries: dict[str, list[str]] = {t: [] for t in TARGETS}
         self.shown: list[Change] = []  # the changes listed on the right
@@ -175,6 +179,14 @@ class MemoryHistoryScreen(Screen[str | None]):
 
     def _first_entry(self, options: list[Option]) -> int:
         wanted = self.start_target
+        if self.start_entry is not None and wanted is not None:
+            entry, at = self.start_entry
+            entries = self.entries[wanted]
+            # The place the panel showed it at, else (the file moved meanwhile) the same text anywhere.
+            found = at if at is not None and at < len(entries) and entries[at] == entry else (
+                entries.index(entry) if entry in entries else None)
+            if found is not None:
+                return next(i for i, option in enumerate(options) if option.id == f"{wanted}:{found}")
         for index, option in enumerate(options):
             if option.id and (wanted is None or str(option.id).startswith(f"{wanted}:")):
                 return index

@@ -2,7 +2,8 @@
 what it cost, and where a request's prefix stopped matching the one before.
 
 Figures are the provider's own (``engine.usage.RequestRecord``); costs are estimates from the
-price table. A prefix break is shown with its position, the part it falls in and the bytes on
+price table. A resumed session shows its earlier requests too (stored in ``state.db``), and those
+of the sessions it continues. A prefix break is shown with its position, the part it falls in and the bytes on
 either side, as data: the excerpts are request text (the model's and the user's), shown literally.
 """
 
@@ -36,6 +37,8 @@ def prefix_label(record: RequestRecord) -> Text:
     broke = record.prefix_break
     if record.number == 1:
         return Text("first", style="dim")
+    if not record.compared:
+        return Text("not compared", style="dim")
     if broke is None:
         return Text("kept", style="green")
     if broke.expected:
@@ -54,6 +57,10 @@ def _row(record: RequestRecord) -> list[Text]:
 def break_detail(record: RequestRecord) -> Content:
     """What the highlighted request's prefix break was, with the bytes either side (as data)."""
     broke: PrefixBreak | None = record.prefix_break
+    if not record.compared and record.number > 1:
+        return Content.styled(f"Request {record.number}: the first since the session was opened in this run; request "
+                              f"{record.number - 1}'s bytes are gone (only the last request's are kept, in memory), "
+                              "so they were not compared.", "dim")
     if broke is None:
         first = record.number == 1
         return Content.styled(f"Request {record.number}: " + (

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual.content import Content
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.widget import Widget
 
 from engine.usage import RequestRecord
 from hermes_tui.usage_text import share
@@ -17,6 +18,7 @@ from hermes_tui.usage_text import share
 BAR = "█"
 CACHED, UNCACHED, OUTPUT = "$success", "$warning", "$secondary"
 LABEL_WIDTH = 9  # "turn 123 "
+FIGURES_WIDTH = 48  # the figures after a bar, " 12,345 in · 91% cached · 1,234 out · 3 calls"
 
 
 @dataclass
@@ -74,8 +76,13 @@ def chart(bars: list[TurnBar], width: int) -> Content:
     return Content("\n").join(lines)
 
 
-class CacheChart(Static):
-    """The bars of ``turn_bars``, redrawn to the widget's width."""
+class CacheChart(Widget):
+    """The bars of ``turn_bars``, drawn to the widget's width when it is drawn.
+
+    Its height is one line per bar and the legend, whatever the width: drawn at render time
+    rather than set from a resize, the chart never keeps the height of a size it had before (a
+    scrollbar coming in at 80×24 resized it inside a layout pass, which left it one line high).
+    """
 
     DEFAULT_CSS = "CacheChart { height: auto; padding: 0 1; }"
 
@@ -85,11 +92,10 @@ class CacheChart(Static):
 
     def set_records(self, records: list[RequestRecord]) -> None:
         self.bars = turn_bars(records)
-        self.redraw()
+        self.refresh(layout=True)
 
-    def on_resize(self) -> None:
-        self.redraw()
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1 + (len(self.bars) if self.bars else 2)
 
-    def redraw(self) -> None:
-        label_and_figures = LABEL_WIDTH + 48
-        self.update(chart(self.bars, max(10, self.size.width - 2 - label_and_figures)))
+    def render(self) -> Content:
+        return chart(self.bars, max(10, self.content_size.width - LABEL_WIDTH - FIGURES_WIDTH))

@@ -5,6 +5,11 @@ process): it polls the files' mtimes twice a second and re-reads only when one m
 anyone may call ``reload()`` at once after a write they know about. Its layout follows its size:
 each header and bar is one line at any width, and the sections share the height by content
 (``memory_layout``), recomputed on every resize and reload.
+
+Entries are chosen one at a time: with a section focused (``tab`` from the prompt), ``up`` and
+``down`` move a highlight from entry to entry, across both files, and ``enter`` (or ``F6``, or a
+click on an entry) opens the memory history on exactly that entry — where it came from and
+every change to it. The highlight shows only while the panel has focus, like the chat's.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
 
 from engine.memory import MemoryStore, Usage
@@ -26,6 +32,7 @@ from hermes_tui.widgets.literal import literal
 from hermes_tui.widgets.memory_layout import fitting, header_forms, share_rows, whole_entries
 
 POLL_SECONDS = 0.5
+SELECTED_STYLE = "bold $block-cursor-foreground on $block-cursor-background"  # the chosen entry, while focused
 NEXT_SESSION_MARK = "+"  # the bullet of an entry the session's frozen prompt does not carry yet
 NEXT_SESSION_LEGEND = f"{NEXT_SESSION_MARK} in the prompt from next session"
 
@@ -80,6 +87,35 @@ class UsageBar(Static):
         return usage_bar(self.chars, self.limit, self.content_size.width)
 
 
+class EntryList(VerticalScroll):
+    """A section's entries, scrolled; the keyboard moves between entries, not lines."""
+
+    BINDINGS = [
+        Binding("up", "select_entry(-1)", "Previous entry", show=False),
+        Binding("down", "select_entry(1)", "Next entry", show=False),
+    ]
+
+    def __init__(self, section: "MemorySection") -> None:
+        super().__init__(classes="memory-scroll")
+        self.section = section
+
+    def action_select_entry(self, step: int) -> None:
+        self.post_message(EntryStep(self.section, step))
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        """The highlight follows focus (``on_focus`` runs before ``has_focus`` is set)."""
+        super().watch_has_focus(has_focus)
+        self.section.paint()
+
+
+class EntryStep(Message):
+    """``up``/``down`` in a section: the panel moves the selection, to the other file at an end."""
+
+    def __init__(self, section: "MemorySection", step: int) -> None:
+        super().__init__()
+        self.section, self.step = section, step
+
+
 class MemorySection(Vertical):
     """One memory file: header exactly as in the system prompt, a usage bar, then the entries."""
 
@@ -89,14 +125,23 @@ class MemorySection(Vertical):
         self.entries: list[str] = []
         self.header = HEADERS[target]
         self.lines: list[Content] = []  # the entries as shown, one Content each (measured by the panel)
+        self.selected = 0  # the chosen entry (highlighted while the section has focus)
 
     def compose(self) -> ComposeResult:
         yield UsageHeader(classes="memory-header")
         yield UsageBar(classes="memory-bar")
         yield Static("", classes="memory-warning")
         yield Static(NEXT_SESSION_LEGEND, classes="memory-legend")
-        with VerticalScroll(classes="memory-scroll"):
+        with EntryList(self):
             yield Static("", classes="memory-entries")
+
+    @property
+    def entry_list(self) -> EntryList:
+        return self.query_one(EntryList)
+
+    @property
+    def selected_entry(self) -> str | None:
+        return self.entries[self.selected] if 0 <= self.selected < len(self.entries) else None
 
     def show(self, entries: Sequence[str], usage: Usage, in_snapshot: Callable[[str], bool],
              view: PromptView | None = None) -> None:
@@ -126,8 +171,47 @@ class MemorySection(Vertical):
                 line = Content.assemble(line, "\n  ", (tag, "italic $text-accent"))
             self.lines.append(line)
         self.query_one(".memory-legend").display = marked
-        body = Content("\n").join(self.lines) if self.lines else Content.styled("(empty)", "dim")
+        self.paint()
+
+    def paint(self) -> None:
+        """The entries, the chosen one highlighted while the section has focus."""
+        lines = list(self.lines)
+        if lines and self.entry_list.has_focus:
+            lines[self.selected] = lines[self.selected].stylize(SELECTED_STYLE)
+        body = Content("\n").join(lines) if lines else Content.styled("(empty)", "dim")
         self.query_one(".memory-entries", Static).update(body)
+
+    def select(self, index: int) -> None:
+        """Choose entry ``index`` and scroll it into view (whole, when it fits)."""
+        self.selected = max(0, min(index, len(self.entries) - 1))
+        self.paint()
+        self.call_after_refresh(self.reveal)
+
+    def reveal(self) -> None:
+        scroll = self.entry_list
+        width = self.query_one(".memory-entries").content_size.width
+        if width <= 0 or not self.lines:
+            return
+        heights = self.entry_heights(width)
+        top = sum(heights[:self.selected])
+        bottom = top + heights[self.selected]
+        view = scroll.scrollable_content_region.height
+        if top < scroll.scroll_y or bottom - top > view:
+            scroll.scroll_to(y=top, animate=False)
+        elif bottom > scroll.scroll_y + view:
+            scroll.scroll_to(y=bottom - view, animate=False)
+
+    def entry_at(self, row: int) -> int | None:
+        """The entry drawn on ``row`` of the entries (0 = the first line)."""
+        width = self.query_one(".memory-entries").content_size.width
+        if width <= 0 or not self.lines:
+            return None
+        at = 0
+        for index, height in enumerate(self.entry_heights(width)):
+            at += height
+            if row < at:
+                return index
+        return None
 
     def fixed_rows(self, width: int) -> int:
         """Rows above the entries: header, bar, and the warning and legend when shown."""
@@ -143,8 +227,8 @@ class MemorySection(Vertical):
 
 
 class MemoryPanel(Vertical):
-    """Both memory sections, kept in step with the files on disk; ``enter`` on a section, or a
-    click on its entries, opens where they came from (the memory history)."""
+    """Both memory sections, kept in step with the files on disk; ``enter`` on the chosen entry,
+    or a click on one, opens where it came from (the memory history, on that entry)."""
 
     BORDER_TITLE = "Memory"
     BINDINGS = [Binding("enter", "history", "Where from")]
@@ -192,14 +276,47 @@ class MemoryPanel(Vertical):
     def _section_of(self, widget: object) -> MemorySection | None:
         return next((s for s in self.query(MemorySection) if widget is s or s in getattr(widget, "ancestors", [])), None)
 
-    def action_history(self) -> None:
+    def chosen(self) -> MemoryHistoryRequested | None:
+        """What the focused section has chosen, as a request for its history; ``None`` when the
+        panel does not have focus."""
         section = self._section_of(self.screen.focused)
-        self.post_message(MemoryHistoryRequested(section.target if section else None))
+        if section is None:
+            return None
+        entry = section.selected_entry
+        return MemoryHistoryRequested(section.target, entry, section.selected if entry is not None else None)
+
+    def action_history(self) -> None:
+        self.post_message(self.chosen() or MemoryHistoryRequested(None))
+
+    def on_entry_step(self, event: EntryStep) -> None:
+        """Within a file, the next entry; past its end, the nearest entry of the other file."""
+        event.stop()
+        section, step = event.section, event.step
+        if section.entries and 0 <= section.selected + step < len(section.entries):
+            section.select(section.selected + step)
+            return
+        sections = list(self.query(MemorySection))
+        neighbour = sections.index(section) + (1 if step > 0 else -1)
+        if 0 <= neighbour < len(sections) and sections[neighbour].entries:
+            other = sections[neighbour]
+            other.select(0 if step > 0 else len(other.entries) - 1)
+            other.entry_list.focus()
+        elif section.entries:
+            section.reveal()  # at the very first or last entry: it stays, in view
 
     def on_click(self, event: events.Click) -> None:
         section = self._section_of(event.widget)
-        if section is not None and event.widget is not None and event.widget.has_class("memory-entries"):
+        widget = event.widget
+        if section is None or widget is None or not widget.has_class("memory-entries"):
+            return
+        offset = event.get_content_offset(widget)
+        index = section.entry_at(offset.y) if offset is not None else None
+        if index is None:
             self.post_message(MemoryHistoryRequested(section.target))
+            return
+        section.select(index)
+        section.entry_list.focus()
+        self.post_message(MemoryHistoryRequested(section.target, section.entries[index], index))
 
     def reload(self) -> None:
         self._mtimes = self._stat()

@@ -70,6 +70,7 @@ def test_stats_human_output_shows_weeks_and_recent_sessions(tmp_path: Path, caps
     assert run(tmp_path, "sessions", "stats") == 0
     out = capsys.readouterr().out
     assert f"as of {PRICES_AS_OF}" in out and "1 session(s) of models with no price" in out
+    assert "4 of 4 calls are not in the request log" in out  # seeded on the tally only, as upstream writes
     assert "\n2026-W46 " in out and "\n2026-W49 " in out
     lines = out.splitlines()
     recent = lines[next(i for i, line in enumerate(lines) if line.startswith("Session (3 most recent)")) + 2:]
@@ -92,3 +93,31 @@ def test_stats_with_a_malformed_price_table_exits_2_naming_the_key(tmp_path: Pat
     assert run(tmp_path, "sessions", "stats") == 2
     err = capsys.readouterr().err
     assert "pricing.models.gpt-4o.input is 'free'" in err and err.count("\n") == 1
+
+
+@pytest.mark.usefixtures("fixed_clock")
+def test_stats_use_the_request_log_where_it_holds_the_calls(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A session whose model changed: each recorded call is priced by its own model; the keys
+    stay, ``recorded_calls`` is added."""
+    from engine.pricing import PriceTable
+    from engine.providers import ChatRequest, TokenUsage
+    from engine.usage import Billing, UsageMeter
+
+    table = PriceTable.from_settings({}, True)
+    request = ChatRequest(system="s", messages=[{"role": "user", "content": "hi"}])
+    with SessionDB.open_home(tmp_path) as db:
+        sid = db.create_session(model="claude-sonnet-4-5", title="Switched")
+        for model in ("claude-sonnet-4-5", "claude-opus-4-1"):
+            billing = Billing("anthropic", None, table.pricer(model, None), model, table)
+            UsageMeter(db, 8000, billing).record(sid, TokenUsage(10_000, 100, 5_000), request, recall=False)
+    assert run(tmp_path, "sessions", "stats", "--json") == 0
+    stats = json.loads(capsys.readouterr().out)
+    expected = sum(table.pricer(m, None).cost(10_000, 100, 5_000, 0).usd  # type: ignore[union-attr]
+                   for m in ("claude-sonnet-4-5", "claude-opus-4-1"))
+    assert OLD_KEYS <= set(stats) and stats["usage"]["recorded_calls"] == 2
+    session = stats["usage_by_session"][0]
+    assert session["estimated_cost_usd"] == pytest.approx(expected, abs=1e-6) and session["api_calls"] == 2
+    assert session["priced_as"] == "claude-sonnet-4-5, claude-opus-4-1"
+    assert stats["usage_by_week"][0]["recorded_calls"] == 2
+    assert run(tmp_path, "sessions", "stats") == 0
+    assert "not in the request log" not in capsys.readouterr().out

@@ -6,12 +6,16 @@ import itertools
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.memory import MemoryStore, PendingQueue
 from engine.store import SessionDB
 from hermes_tui.demo.seed import MEMORY_ENTRIES, seed_home
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.screens.memory_history import MemoryHistoryScreen, SessionAtMessage
+from hermes_tui.widgets.memory_panel import SELECTED_STYLE, MemorySection
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
+from tests.tui.test_turn_lifecycle import footer_labels
 from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, screen_text, settle, wait_until
 
 FACT = "Works on the payments team"
@@ -181,3 +185,113 @@ async def test_enter_on_a_memory_section_and_the_slash_command_open_it_at_that_f
         assert app.screen.showing == ("memory", "A note")
         await pilot.press("escape")
     close_app(app)
+
+
+SMALL = (80, 24)
+EARLIER = "Prefers tea over coffee"  # in USER.md before the history began
+
+
+def highlighted(section: MemorySection) -> list[str]:
+    """The entries the panel draws with the selection's style, without their bullet ("• ", or "+ "
+    for one the session's prompt does not carry yet); none while the panel lacks focus."""
+    body = section.query_one(".memory-entries").render()
+    return [body.plain[span.start + 2:span.end] for span in body.spans if span.style == SELECTED_STYLE]
+
+
+async def focus_panel(pilot, app) -> None:
+    """From the prompt, as a person would: F2 first when the panel is folded (below 110 columns)."""
+    if not app.main.query_one("#side").display:
+        await pilot.press("f2")
+    await pilot.press("tab")
+    await wait_until(pilot, lambda: app.focused is app.main.query_one("#memory-memory").entry_list)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x36", "80x24"])
+async def test_choosing_the_second_entry_in_the_panel_opens_its_provenance(home: Path, llm: LoopbackLLM,
+                                                                           size: tuple[int, int]) -> None:
+    """up/down choose an entry (across files, highlighted while focused), enter opens the history on
+    exactly that entry, o opens the turn that wrote it; F6 does the same on the first entry, which
+    predates the history; escape goes home."""
+    (home / "memories").mkdir()
+    store(home).path("user").write_text(EARLIER, encoding="utf-8")
+    llm.push(Reply(tool_calls=[memory_call(FACT)]), Reply(text="Noted."))
+    app = make_app(home)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        app.main.prompt.text = "I work on the payments team, remember that"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not app.busy and store(home).entries("user") == [EARLIER, FACT])
+        with SessionDB.open_home(home) as db:
+            call = next(m for m in db.get_messages(app.agent.session_id or "") if m.tool_calls)
+        user = app.main.query_one("#memory-user", MemorySection)
+        await wait_until(pilot, lambda: user.entries == [EARLIER, FACT])
+        await focus_panel(pilot, app)  # MEMORY.md is empty: down goes on to USER.md
+        await pilot.press("down")
+        await wait_until(pilot, lambda: app.focused is user.entry_list and highlighted(user) == [EARLIER])
+        await pilot.press("down")
+        await wait_until(pilot, lambda: highlighted(user) == [FACT] and user.selected == 1)
+        assert "Where from" in footer_labels(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen) and app.screen.showing)
+        screen = app.screen
+        assert screen.showing == ("user", FACT)
+        text = " ".join(origin_shown(screen).split())
+        assert "Where it came from: the model's memory tool call" in text
+        assert f"session {app.agent.session_id}, message {call.id}" in text and "o: open it there" in text
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionAtMessage))
+        assert app.screen.message_id == call.id
+        await pilot.press("escape", "escape")
+        await wait_until(pilot, lambda: app.screen is app.main and app.focused is app.main.prompt)
+        assert highlighted(user) == []  # the highlight shows only while the panel has focus
+        await focus_panel(pilot, app)
+        await pilot.press("down", "up", "up")  # the first USER entry, then up again: into MEMORY.md (empty): stays
+        await wait_until(pilot, lambda: highlighted(user) == [EARLIER] and app.focused is user.entry_list)
+        await pilot.press("f6")
+        await wait_until(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen) and app.screen.showing)
+        assert app.screen.showing == ("user", EARLIER)
+        assert "origin unknown (written before the history began)" in " ".join(origin_shown(app.screen).split())
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        await focus_panel(pilot, app)
+        await pilot.press("escape")
+        assert app.focused is app.main.prompt
+    close_app(app)
+
+
+async def test_a_click_on_an_entry_opens_its_history(home: Path) -> None:
+    for entry in ("First note", "Second note", "Third note"):
+        store(home).add("memory", entry)
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        section = app.main.query_one("#memory-memory", MemorySection)
+        await wait_until(pilot, lambda: len(section.entries) == 3)
+        await pilot.click(section.query_one(".memory-entries"), offset=(4, 2))
+        await wait_until(pilot, lambda: isinstance(app.screen, MemoryHistoryScreen) and app.screen.showing)
+        assert app.screen.showing == ("memory", "Third note")
+        await pilot.press("escape")
+    close_app(app)
+
+
+def test_snapshot_of_a_chosen_entry_at_80x24_in_the_light_theme(snap_compare, home: Path) -> None:
+    """The panel over the chat (F2), the second MEMORY entry chosen and highlighted."""
+    for entry in ("The staging database is restored nightly at 02:00 UTC from the production snapshot",
+                  "Deploys go out on Tuesdays", "On-call rota lives in the ops wiki"):
+        store(home).add("memory", entry)
+    store(home).add("user", "Works on the payments team")
+    app = make_app(home)
+
+    async def run_before(pilot) -> None:
+        await ready(pilot)
+        app.theme = "hermes-light"
+        await focus_panel(pilot, app)
+        await pilot.press("down")
+        section = app.main.query_one("#memory-memory", MemorySection)
+        await wait_until(pilot, lambda: highlighted(section) == ["Deploys go out on Tuesdays"])
+        await settle(pilot)
+
+    try:
+        assert snap_compare(app, terminal_size=SMALL, run_before=run_before)
+    finally:
+        close_app(app)

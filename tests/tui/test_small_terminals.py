@@ -131,3 +131,29 @@ def test_a_scrolling_section_ends_on_a_whole_entry() -> None:
     assert whole_entries(7, [2, 3, 2, 4]) == 7
     assert whole_entries(6, [2, 3, 2, 4]) == 5  # the third entry would be cut: it waits below
     assert whole_entries(2, [3, 1]) == 2  # a first entry taller than the view is shown in part
+
+
+async def test_the_chosen_entry_is_scrolled_into_view_at_80x24(home: Path) -> None:
+    """Down through fifteen MEMORY entries in the panel over the chat: each chosen entry is on
+    screen, whole; past the last one the choice goes on to USER PROFILE."""
+    fifteen_entries(home)
+    app = make_app(home)
+    async with app.run_test(size=SMALL) as pilot:
+        await ready(pilot)
+        await pilot.press("f2", "tab")
+        memory = app.main.query_one("#memory-memory", MemorySection)
+        await wait_until(pilot, lambda: app.focused is memory.entry_list)
+        for n in range(2, 16):
+            await pilot.press("down")
+            await wait_until(pilot, lambda: memory.selected == n - 1)
+            await settle(pilot)
+            shown = screen_text(app)
+            assert f"Note {n}:" in shown and f"/var/log/svc{n}." in shown, f"entry {n} is not shown whole"
+        await pilot.press("down")
+        user = app.main.query_one("#memory-user", MemorySection)
+        await wait_until(pilot, lambda: app.focused is user.entry_list and user.selected == 0)
+        await pilot.press("up", *["up"] * 14)  # back into MEMORY at its last entry, then up to the first
+        await wait_until(pilot, lambda: app.focused is memory.entry_list and memory.selected == 0)
+        await settle(pilot)
+        assert "Note 1:" in screen_text(app) and memory.entry_list.scroll_y == 0
+    close_app(app)

@@ -156,6 +156,38 @@ async def test_with_no_requests_the_screen_says_so_and_refreshes_after_a_turn(tm
     close_app(app)
 
 
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x36", "80x24"])
+async def test_a_resumed_session_shows_its_earlier_requests_and_their_cached_share(
+        tmp_path: Path, model: LoopbackLLM, size: tuple[int, int]) -> None:
+    """A turn, ctrl+q, the session resumed in a new app: ``/usage`` shows that request (stored in
+    state.db) with the share the server reported; the next one is numbered after it and says it
+    was not compared (the earlier request's bytes are gone with the first app)."""
+    home = make_home(tmp_path, model)
+    model.push(Reply(text="First.", usage=Usage(input_tokens=2_000, output_tokens=40, cache_read_tokens=1_500)),
+               Reply(text="Second.", usage=Usage(input_tokens=2_200, output_tokens=30, cache_read_tokens=2_000)))
+    first = make_app(home)
+    async with first.run_test(size=size) as pilot:
+        await ready(pilot)
+        await turn(pilot, "hello")
+        session_id = first.agent.session_id or ""
+        await pilot.press("ctrl+q")
+    close_app(first)
+    app = make_app(home, resume=session_id)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        screen = await open_usage(pilot)
+        assert cells(screen, 0)[:7] == ["1", "1", "2,000", "1,500", "0", "75%", "40"]
+        assert "1 request · prompt 2,000 tokens, 75% from the cache (1,500 read" in screen_text(app)
+        await pilot.press("escape")
+        await turn(pilot, "and again")
+        screen = await open_usage(pilot)
+        assert screen.table.row_count == 2 and cells(screen, 1)[5] == "91%" and cells(screen, 1)[9] == "not compared"
+        assert "so they were not compared" in " ".join(screen_text(app).split())  # wrapped at 80 columns
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+    close_app(app)
+
+
 def test_snapshot_of_the_inspector(snap_compare, tmp_path: Path, model: LoopbackLLM) -> None:
     """Three turns priced as gpt-4o (local servers billed, for the picture), one with a tool
     round, the last after a system prompt changed under the session; the break is highlighted."""
