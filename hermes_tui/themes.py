@@ -8,6 +8,7 @@ with a one-line warning naming the file and the problem, and the other themes st
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -89,8 +90,10 @@ def _check_fields(path: Path, data: dict[str, Any]) -> None:
         raise ThemeFileError(f"{path}: variables must map names to text values.")
 
 
+@functools.lru_cache(maxsize=4096)
 def _parses(prop: str, value: str) -> bool:
-    """Whether Textual's CSS parser takes ``value`` (as a variable, the way themes are used) for ``prop``."""
+    """Whether Textual's CSS parser takes ``value`` (as a variable, the way themes are used) for
+    ``prop``. Remembered: every app start checks the same few values, a parse each."""
     sheet = Stylesheet(variables={"value": value})
     sheet.add_source(f"Screen {{ {prop}: $value; }}")
     try:

@@ -3,7 +3,8 @@
 Textual's ``Footer`` composes no keys until the first ``bindings_updated`` signal and then
 recomposes all of them for every signal. Start-up sends several in a row (focus, screen resume,
 resizes), each recompose costs tens of milliseconds, and the keys (``^p palette`` among them)
-appeared only after the last one: about a third of a second after the first frame.
+appeared only after the last one: about a third of a second after the first frame. Most of
+those signals (and most focus moves) leave the keys shown as they were: then nothing is rebuilt.
 """
 
 from __future__ import annotations
@@ -16,10 +17,20 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 
+def shown_keys(screen: "Screen") -> tuple[object, ...]:
+    """What the footer draws from ``screen``'s bindings: the shown ones (key, label, group,
+    enabled, tooltip) and the palette key's state."""
+    return tuple((key, binding.description, binding.action, binding.group, enabled, tooltip)
+                 for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
+                 if binding.show or key == screen.app.COMMAND_PALETTE_BINDING)
+
+
 class CoalescingFooter(Footer):
-    """A ``Footer`` whose first compose shows the keys and that schedules one recompose at a time."""
+    """A ``Footer`` whose first compose shows the keys and that schedules one recompose at a
+    time, and none when the keys it would show are those it shows."""
 
     _recompose_scheduled = False
+    _shown: tuple[object, ...] | None = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -34,7 +45,12 @@ class CoalescingFooter(Footer):
             self._recompose_scheduled = True
             self.call_after_refresh(self._recompose_now)
 
+    def compose(self):  # type: ignore[no-untyped-def]
+        self._shown = shown_keys(self.screen) if self._bindings_ready else None
+        yield from super().compose()
+
     async def _recompose_now(self) -> None:
         # Cleared first: a change that arrives while recomposing schedules a fresh pass.
         self._recompose_scheduled = False
-        await self.recompose()
+        if self.is_attached and shown_keys(self.screen) != self._shown:
+            await self.recompose()
