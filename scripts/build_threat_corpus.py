@@ -12,6 +12,9 @@ The corpus has three kinds of rows, each carrying its provenance in ``source``:
   *about* attacks), bastioncorpus 0.6.0 (MIT: attacks and hard negatives, 5 languages), hermes-agent
   0.19.0's UI message catalogs (MIT: benign text in 13 languages) and the README paragraphs of the
   packages installed in the project venv (benign technical prose by many authors).
+* train-only external rows (``split: train``), added after the split: PyRIT 1.1.0 (MIT),
+  garak-multilingual 0.1.0 (Apache-2.0), nullsec-promptinject, jailbreak-corpus-mini-py and
+  agent-injection-bench 0.1.0 (MIT); see ``import_pyrit`` and ``import_small_sets``.
 
 Run without source paths, the script keeps the external rows already in ``eval.jsonl`` and rebuilds
 the hand-written and evasion rows, so the corpus can be regenerated offline.
@@ -257,7 +260,8 @@ def import_pyrit(root: Path) -> list[dict]:
                 out.append(_row(_pyrit_text(value, k), "attack", "persona", "zh" if re.search("[\u4e00-\u9fff]{8}", value) else "en",
                                 src, group=f"pyrit:{f.name}", style="community-jailbreak"))
             desc = " ".join(str(doc.get("description") or "").split())
-            if 60 <= len(desc) and origin != "trustairlab":  # the in-the-wild descriptions are one boilerplate
+            # the in-the-wild descriptions are one boilerplate; a description quoting its attack is not benign
+            if 60 <= len(desc) and origin != "trustairlab" and not re.search(r"['\"“][^'\"”]{30,}", desc):
                 out.append(_row(desc, "benign", "security_text", "en", src + " description",
                                 group=f"pyrit-desc:{f.name}", style="security-doc"))
     for name in ("psfuzz_steal_system.prompt", "garak/system_prompt_extraction.prompt"):
