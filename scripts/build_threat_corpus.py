@@ -333,7 +333,7 @@ def import_small_sets(site: Path) -> list[dict]:
     ml = _literals(site / "garak_multilingual" / "payloads.py")
     for name in ("TURKISH_INJECTION", "MULTILINGUAL_INJECTION", "TURKISH_CASEFOLD_EVASION", "TURKISH_JAILBREAK"):
         for j, item in enumerate(ml[name]):
-            family = "persona" if "JAILBREAK" in name else "extraction" if re.search(r"system|prompt|exfil", item["note"], re.I) else "override"
+            family = "persona" if "JAILBREAK" in name else "extraction" if re.search(r"system|prompt|exfil", item["note"], re.IGNORECASE) else "override"
             out.append(_row(item["prompt"], "attack", family, item.get("lang", "tr"),
                             f"garak-multilingual-0.1.0:payloads.py:{name}#{j}", style="chat"))
     for j, (text, category, lang, *_rest) in enumerate(_literals(site / "nullsec_promptinject" / "payloads.py")["PAYLOADS"]):
