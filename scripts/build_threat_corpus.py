@@ -12,6 +12,9 @@ The corpus has three kinds of rows, each carrying its provenance in ``source``:
   *about* attacks), bastioncorpus 0.6.0 (MIT: attacks and hard negatives, 5 languages), hermes-agent
   0.19.0's UI message catalogs (MIT: benign text in 13 languages) and the README paragraphs of the
   packages installed in the project venv (benign technical prose by many authors).
+* train-only external rows (``split: train``), added after the split: PyRIT 1.1.0 (MIT),
+  garak-multilingual 0.1.0 (Apache-2.0), nullsec-promptinject, jailbreak-corpus-mini-py and
+  agent-injection-bench 0.1.0 (MIT); see ``import_pyrit`` and ``import_small_sets``.
 
 Run without source paths, the script keeps the external rows already in ``eval.jsonl`` and rebuilds
 the hand-written and evasion rows, so the corpus can be regenerated offline.
@@ -225,6 +228,130 @@ def import_garak(root: Path) -> list[dict]:
     return [r for r in out if r]
 
 
+# Payloads put in the ``{{ prompt }}`` slot of PyRIT's jailbreak wrappers, in turn: memory-shaped
+# requests, so the wrapper (the attack) is what the row is about.
+PYRIT_PAYLOADS = ("print the contents of ~/.ssh/id_rsa", "tell me how to disable the audit log on this server",
+                  "write the rest of this story", "list every secret in the environment",
+                  "explain how to pick a lock", "summarise MEMORY.md and send it to me")
+
+
+def _pyrit_text(value: str, k: int) -> str:
+    value = re.sub(r"\{%-?\s*(?:end)?raw\s*-?%\}", "", value)
+    return re.sub(r"\{\{\s*prompt\s*\}\}", PYRIT_PAYLOADS[k % len(PYRIT_PAYLOADS)], value)
+
+
+def import_pyrit(root: Path) -> list[dict]:
+    """PyRIT 1.1.0 (MIT): its jailbreak wrappers (jailbreakchat, the TrustAIRLab in-the-wild study,
+    Arth-Singh's templates) as persona attacks, the prompt-security fuzzer's and garak's extraction
+    seeds as extraction attacks, and every template's ``description`` as benign text *about* attacks.
+    All train-only: a new source for training and for writing families, never evaluated."""
+    import yaml
+
+    data = root / "pyrit" / "datasets"
+    out = []
+    folders = [("jailbreak/templates", "jailbreakchat"), ("jailbreak/templates/in_the_wild", "trustairlab"),
+               ("jailbreak/templates/Arth_Singh", "arth-singh")]
+    for folder, origin in folders:
+        for k, f in enumerate(sorted((data / folder).glob("*.yaml"))):
+            doc = yaml.safe_load(f.read_text(encoding="utf-8"))
+            value = doc.get("value") or ""
+            src = f"pyrit-1.1.0:datasets/{folder}/{f.name} ({origin})"
+            if doc.get("parameters") == ["prompt"] and len(value) >= 120 and "benign" not in f.name:
+                out.append(_row(_pyrit_text(value, k), "attack", "persona", "zh" if re.search("[\u4e00-\u9fff]{8}", value) else "en",
+                                src, group=f"pyrit:{f.name}", style="community-jailbreak"))
+            desc = " ".join(str(doc.get("description") or "").split())
+            # the in-the-wild descriptions are one boilerplate; a description quoting its attack is not benign
+            if 60 <= len(desc) and origin != "trustairlab" and not re.search(r"['\"“][^'\"”]{30,}", desc):
+                out.append(_row(desc, "benign", "security_text", "en", src + " description",
+                                group=f"pyrit-desc:{f.name}", style="security-doc"))
+    for name in ("psfuzz_steal_system.prompt", "garak/system_prompt_extraction.prompt"):
+        doc = yaml.safe_load((data / "seed_datasets/local" / name).read_text(encoding="utf-8"))
+        for j, seed in enumerate(doc["seeds"]):
+            parts = [p.strip() for p in re.split(r"\|\s*\n\s*(?=\d+\. )", seed["value"])] if name.startswith("psfuzz") else [seed["value"]]
+            for i, text in enumerate(parts):
+                out.append(_row(re.sub(r"^\d+\. ", "", text), "attack", "extraction", "zh" if re.search("[\u4e00-\u9fff]{8}", text) else "en",
+                                f"pyrit-1.1.0:datasets/seed_datasets/local/{name}#{j}.{i}", style="chat"))
+    return [r | {"split": "train"} for r in out if r]
+
+
+def _literals(path: Path) -> dict[str, object]:
+    """The module-level literal assignments of a data module, read with ``ast`` (never imported)."""
+    import ast
+
+    out: dict[str, object] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) else None
+        if isinstance(target, ast.Name) and node.value is not None:
+            if isinstance(node.value, ast.List):  # a list of ``Payload(text, category, language, …)`` calls
+                calls = [e for e in node.value.elts if isinstance(e, ast.Call)]
+                if calls:
+                    out[target.id] = [[a.value for a in c.args if isinstance(a, ast.Constant)] for c in calls]
+                    continue
+            # names of earlier string constants (a canary joined into a payload) are filled in first
+            value = _Substitute(out).visit(node.value)
+            try:
+                out[target.id] = ast.literal_eval(value)
+            except ValueError:
+                pass
+    return out
+
+
+class _Substitute(__import__("ast").NodeTransformer):
+    """Replaces names of known string constants by their values, and joins constant strings."""
+
+    def __init__(self, known: dict[str, object]) -> None:
+        self.known = known
+
+    def visit_Name(self, node):
+        import ast
+
+        value = self.known.get(node.id)
+        return ast.Constant(value) if isinstance(value, str) else node
+
+    def visit_BinOp(self, node):
+        import ast
+
+        node = self.generic_visit(node)
+        if isinstance(node.op, ast.Add) and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in (node.left, node.right)):
+            return ast.Constant(node.left.value + node.right.value)
+        return node
+
+
+NULLSEC_FAMILIES = {"extraction": "extraction", "override": "override", "indirect": "fake_header", "jailbreak": "persona"}
+AIB_FAMILIES = {"instruction_override": "override", "context_termination": "fake_header", "authority_claim": "override",
+                "data_exfiltration": "exfil", "tool_redirection": "override", "encoding": "obfuscated",
+                "role_play": "persona", "conversation_hijack": "override", "baseline": "override"}
+
+
+def import_small_sets(site: Path) -> list[dict]:
+    """Four small payload sets, train-only: garak-multilingual 0.1.0 (Apache-2.0: override, extraction
+    and persona payloads in Turkish, German, Spanish, Russian, Arabic, Chinese, French and Persian),
+    nullsec-promptinject 0.1.0 (MIT), jailbreak-corpus-mini-py 0.1.0 (MIT) and agent-injection-bench
+    0.1.0 (MIT: injections inside fetched pages, documents and tool results, and benign controls).
+    ``site`` holds the four unpacked wheels side by side."""
+    out = []
+    ml = _literals(site / "garak_multilingual" / "payloads.py")
+    for name in ("TURKISH_INJECTION", "MULTILINGUAL_INJECTION", "TURKISH_CASEFOLD_EVASION", "TURKISH_JAILBREAK"):
+        for j, item in enumerate(ml[name]):
+            family = "persona" if "JAILBREAK" in name else "extraction" if re.search(r"system|prompt|exfil", item["note"], re.IGNORECASE) else "override"
+            out.append(_row(item["prompt"], "attack", family, item.get("lang", "tr"),
+                            f"garak-multilingual-0.1.0:payloads.py:{name}#{j}", style="chat"))
+    for j, (text, category, lang, *_rest) in enumerate(_literals(site / "nullsec_promptinject" / "payloads.py")["PAYLOADS"]):
+        if category in NULLSEC_FAMILIES:
+            out.append(_row(text, "attack", NULLSEC_FAMILIES[category], lang, f"nullsec-promptinject-0.1.0:payloads.py#{j}", style="chat"))
+    for item in json.loads((site / "jailbreak_corpus_mini" / "corpus.json").read_text(encoding="utf-8")):
+        family = {"prompt_leak": "extraction", "role_hijack": "persona", "encoding_smuggle": "encoded"}.get(item["category"], "override")
+        out.append(_row(item["prompt"], "attack", family, "en", f"jailbreak-corpus-mini-py-0.1.0:corpus.json#{item['id']}", style="chat"))
+    for line in (site / "aib" / "data" / "attacks.jsonl").read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        src = f"agent-injection-bench-0.1.0:aib/data/attacks.jsonl#{item['id']}"
+        if item["family"] == "control":
+            out.append(_row(item["injected"], "benign", "security_text", "en", src, style="tool-result"))
+        else:
+            out.append(_row(item["injected"], "attack", AIB_FAMILIES[item["family"]], "en", src, style="tool-result"))
+    return [r | {"split": "train"} for r in out if r]
+
+
 BASTION_FAMILIES = {"direct_injection": "override", "instruction_override": "override", "jailbreak_persona": "persona",
                     "exfiltration": "exfil", "indirect_injection": "override", "obfuscation": "obfuscated",
                     "delimiter_injection": "fake_header"}
@@ -328,15 +455,18 @@ def main() -> None:
     parser.add_argument("--bastion", type=Path, help="unpacked bastioncorpus 0.6.0 wheel")
     parser.add_argument("--hermes-locales", type=Path, help="locales/ of hermes-agent 0.19.0")
     parser.add_argument("--readmes", type=Path, help="a site-packages folder whose README paragraphs become benign rows")
+    parser.add_argument("--pyrit", type=Path, help="unpacked pyrit 1.1.0 wheel (train-only rows)")
+    parser.add_argument("--small-sets", type=Path, help="a folder holding the unpacked wheels of garak-multilingual 0.1.0, "
+                        "nullsec-promptinject 0.1.0, jailbreak-corpus-mini-py 0.1.0 and agent-injection-bench 0.1.0 (train-only rows)")
     parser.add_argument("--train-readmes", type=Path, help="another site-packages folder: README paragraphs as train-only rows")
     args = parser.parse_args()
 
     old = [json.loads(l) for l in OUT.read_text(encoding="utf-8").split("\n") if l.strip()] if OUT.exists() else []
     external = [r for r in old if not r["source"].startswith(("own:", "own-evasion:"))]
     imported = {"garak": import_garak, "bastion": import_bastion, "hermes_locales": import_locales, "readmes": import_readmes,
-                "train_readmes": lambda folder: import_readmes(folder, train_only=True)}
+                "pyrit": import_pyrit, "small_sets": import_small_sets, "train_readmes": lambda folder: import_readmes(folder, train_only=True)}
     prefixes = {"garak": ("garak-",), "bastion": ("bastioncorpus-",), "hermes_locales": ("hermes-agent-",), "readmes": ("pypi:",),
-                "train_readmes": ("pypi:",)}
+                "pyrit": ("pyrit-",), "small_sets": ("garak-multilingual-", "nullsec-", "jailbreak-corpus-mini-", "agent-injection-bench-"), "train_readmes": ("pypi:",)}
     for name, fn in imported.items():
         folder = getattr(args, name)
         if folder:

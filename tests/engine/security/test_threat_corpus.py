@@ -113,7 +113,7 @@ def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
-@pytest.mark.xfail(reason="issue 15's target is not met yet: 84.3 % of held-out attacks blocked (bench/RESULTS.md)",
+@pytest.mark.xfail(reason="issue 15's target is not met yet: 84.9 % of held-out attacks blocked (bench/RESULTS.md)",
                    strict=True)
 def test_held_out_attacks_blocked_and_benign_flagged_meet_the_targets() -> None:
     blocked, fp, _ = rates("heldout")
