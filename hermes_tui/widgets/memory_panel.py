@@ -125,6 +125,7 @@ class MemorySection(Vertical):
         self.entries: list[str] = []
         self.header = HEADERS[target]
         self.lines: list[Content] = []  # the entries as shown, one Content each (measured by the panel)
+        self._heights: tuple[int, list[int]] | None = None  # (width, rows per entry) of ``lines``
         self.selected = 0  # the chosen entry (highlighted while the section has focus)
 
     def compose(self) -> ComposeResult:
@@ -159,7 +160,7 @@ class MemorySection(Vertical):
         self.header = forms[0]
         self.query_one(UsageHeader).show(forms)
         self.query_one(UsageBar).show(usage)
-        self.lines = []
+        self.lines, self._heights = [], None
         marked = False
         for index, entry in enumerate(entries):
             tag = _prompt_tag(index, entry, prompt, reasons)
@@ -222,8 +223,12 @@ class MemorySection(Vertical):
         return rows
 
     def entry_heights(self, width: int) -> list[int]:
-        """The rows each entry takes at ``width`` (blank lines between entries are not drawn)."""
-        return [len(line.wrap(max(1, width))) for line in self.lines] or [1]
+        """The rows each entry takes at ``width`` (blank lines between entries are not drawn).
+        Remembered per width: a file of thousands of entries took a second to measure, and the
+        panel asks on every resize, focus move and choice of entry."""
+        if self._heights is None or self._heights[0] != width:
+            self._heights = (width, [len(line.wrap(max(1, width))) for line in self.lines] or [1])
+        return self._heights[1]
 
 
 class MemoryPanel(Vertical):

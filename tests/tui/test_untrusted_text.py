@@ -225,7 +225,7 @@ async def test_model_text_reply_tool_call_prompt_and_auto_title_are_literal(
 
 async def test_an_over_limit_memory_file_loads_up_to_the_limit_with_a_warning(hostile_home: Path) -> None:
     memories = hostile_home / "memories"
-    (memories / "MEMORY.md").write_text("\n§\n".join(f"note {i} {HOSTILE['osc title']}" for i in range(5000)),
+    (memories / "MEMORY.md").write_text("\n§\n".join(f"note {i} {HOSTILE['osc title']}" for i in range(400)),  # 8× its limit
                                         encoding="utf-8")
     app = make_app(hostile_home)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
