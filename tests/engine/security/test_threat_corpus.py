@@ -8,6 +8,7 @@ figures per family and per language.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections import Counter
@@ -99,10 +100,16 @@ def test_a_whole_external_source_is_held_out() -> None:
 
 
 # ── rates ──────────────────────────────────────────────────────────────────────────────────
+@functools.cache
+def verdicts(split: str) -> dict[str, bool]:
+    """Whether each row of ``split`` is flagged, scanned once per process for every rate test."""
+    return {r["id"]: flagged(r) for r in ROWS if r["split"] == split}
+
+
 def rates(split: str) -> tuple[float, float, list[str]]:
-    attacks, benign = part(split, "attack"), part(split, "benign")
-    blocked = sum(1 for r in attacks if flagged(r))
-    fps = [r["id"] for r in benign if flagged(r)]
+    attacks, benign, verdict = part(split, "attack"), part(split, "benign"), verdicts(split)
+    blocked = sum(1 for r in attacks if verdict[r["id"]])
+    fps = [r["id"] for r in benign if verdict[r["id"]]]
     return blocked / len(attacks), len(fps) / len(benign), fps
 
 
