@@ -8,6 +8,7 @@ figures per family and per language.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections import Counter
@@ -99,21 +100,27 @@ def test_a_whole_external_source_is_held_out() -> None:
 
 
 # ── rates ──────────────────────────────────────────────────────────────────────────────────
+@functools.cache
+def verdicts(split: str) -> dict[str, bool]:
+    """Whether each row of ``split`` is flagged, scanned once per process for every rate test."""
+    return {r["id"]: flagged(r) for r in ROWS if r["split"] == split}
+
+
 def rates(split: str) -> tuple[float, float, list[str]]:
-    attacks, benign = part(split, "attack"), part(split, "benign")
-    blocked = sum(1 for r in attacks if flagged(r))
-    fps = [r["id"] for r in benign if flagged(r)]
+    attacks, benign, verdict = part(split, "attack"), part(split, "benign"), verdicts(split)
+    blocked = sum(1 for r in attacks if verdict[r["id"]])
+    fps = [r["id"] for r in benign if verdict[r["id"]]]
     return blocked / len(attacks), len(fps) / len(benign), fps
 
 
 def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
-    """The figures of bench/RESULTS.md (84.3 % blocked, 1.6 % flagged): a change may not lose ground."""
+    """The figures of bench/RESULTS.md (85.5 % blocked, 1.5 % flagged): a change may not lose ground."""
     blocked, fp, fps = rates("heldout")
-    assert blocked >= 0.84, f"held-out attacks blocked {blocked:.1%}"
+    assert blocked >= 0.85, f"held-out attacks blocked {blocked:.1%}"
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
-@pytest.mark.xfail(reason="issue 15's target is not met yet: 84.9 % of held-out attacks blocked (bench/RESULTS.md)",
+@pytest.mark.xfail(reason="issue 15's target is not met yet: 85.5 % of held-out attacks blocked (bench/RESULTS.md)",
                    strict=True)
 def test_held_out_attacks_blocked_and_benign_flagged_meet_the_targets() -> None:
     blocked, fp, _ = rates("heldout")
