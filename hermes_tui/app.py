@@ -19,7 +19,7 @@ import contextlib
 from functools import partial
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Callable, Sequence, TypeVar, cast
 
@@ -27,6 +27,7 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import get_current_worker
@@ -230,7 +231,8 @@ class HermesApp(App):
         except HermesError as exc:
             self._emit(TurnFailed(str(exc), retryable=False))
         finally:
-            with contextlib.suppress(RuntimeError):  # the app has closed
+            # The app has closed, or is closing: the work after a reply can outlast the screen.
+            with contextlib.suppress(RuntimeError, NoMatches, CancelledError):
                 self.call_from_thread(self._worker_returned, turn)
 
     def _reply_finished(self) -> None:

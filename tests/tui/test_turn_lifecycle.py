@@ -140,6 +140,7 @@ async def test_the_turn_is_shown_finished_with_its_last_line_while_the_work_afte
 async def test_a_message_sent_while_the_work_after_a_reply_runs_waits_for_it_and_both_are_stored_once(
         home: Path, llm: LoopbackLLM) -> None:
     llm.push(Reply(text="Reply one."), Reply(text="Reply two."))
+    llm.side_responder = lambda _request: Reply(text="Numbers")  # the auto-title takes no scripted step
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
