@@ -1,6 +1,6 @@
 """Long-session bench (issue 17): resuming a 5,000-message session — first frame and scrolling.
 
-    .venv/bin/python -m bench.bench_resume_long [--launches 5] [--steps 60]
+    .venv/bin/python -m bench.bench_resume_long [--launches 5] [--steps 60] [--app-source DIR]
 
 ``hermes-tui -r ID`` in tmux at 160×50 over a home holding one 5,000-message session (mixed
 lengths, every few replies a list or a code fence; ``synthetic_home.long_session``), beside the
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bench.bench_tui_browse import write_config
 from bench.synthetic_home import long_session
+from bench.record import append_run
 from bench.timing import percentile
 from bench.tmux_poll import Poller, open_app, resolution
 from engine.store import SessionDB
@@ -42,8 +43,8 @@ def make_home(folder: Path, messages: int) -> tuple[Path, str]:
         return home, long_session(db, messages, last_text=f" {LAST}")
 
 
-def first_frame(tmp: Path, home: Path, session_id: str, intervals: list[float]) -> float:
-    term, started = open_app(tmp, home, "-r", session_id)
+def first_frame(tmp: Path, home: Path, session_id: str, intervals: list[float], source: Path | None) -> float:
+    term, started = open_app(tmp, home, "-r", session_id, source=source)
     try:
         shown, _ = Poller(term, intervals).until(lambda s: LAST in s and "palette" in s, "the last message")
         return shown - started
@@ -51,8 +52,9 @@ def first_frame(tmp: Path, home: Path, session_id: str, intervals: list[float]) 
         term.close()
 
 
-def scrolling(tmp: Path, home: Path, session_id: str, steps: int, burst: int, intervals: list[float]) -> dict:
-    term, _ = open_app(tmp, home, "-r", session_id)
+def scrolling(tmp: Path, home: Path, session_id: str, args: argparse.Namespace, intervals: list[float]) -> dict:
+    steps, burst = args.steps, args.burst
+    term, _ = open_app(tmp, home, "-r", session_id, source=args.app_source)
     poller = Poller(term, intervals)
     try:
         _, screen = poller.until(lambda s: LAST in s and "palette" in s, "the last message")
@@ -87,25 +89,28 @@ def main() -> int:
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--steps", type=int, default=60)
     parser.add_argument("--burst", type=int, default=30)
+    parser.add_argument("--app-source", type=Path, help="run the app from this checkout (before/after)")
+    parser.add_argument("--no-record", action="store_true", help="print only; do not append to results/")
     args = parser.parse_args()
     intervals: list[float] = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         big, big_id = make_home(tmp, MESSAGES)
         small, small_id = make_home(tmp, 10)
-        first_frame(tmp, small, small_id, intervals)  # warm the file cache and the bytecode cache
+        source = args.app_source
+        first_frame(tmp, small, small_id, intervals, source)  # warm the file cache and the bytecode cache
         long_times, short_times = [], []
         for _ in range(args.launches):  # alternated, so both see the same load
-            long_times.append(first_frame(tmp, big, big_id, intervals))
-            short_times.append(first_frame(tmp, small, small_id, intervals))
-        scroll = scrolling(tmp, big, big_id, args.steps, args.burst, intervals)
+            long_times.append(first_frame(tmp, big, big_id, intervals, source))
+            short_times.append(first_frame(tmp, small, small_id, intervals, source))
+        scroll = scrolling(tmp, big, big_id, args, intervals)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     steps = [t * 1000 for t in scroll["steps"]]
     rows = [("first frame, 5,000 messages", [t * 1000 for t in long_times]),
             ("first frame, 10 messages", [t * 1000 for t in short_times]),
             ("page up, one step", steps)]
     lines = [f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {args.launches} launches each, {args.steps} page-up "
-             f"steps, load average {load} at the end; capture interval {resolution(intervals)}.", "",
+             f"steps, app from {args.app_source or 'this checkout'}, load average {load} at the end; capture interval {resolution(intervals)}.", "",
              "| measure | median | p95 | max |", "|---|---|---|---|"]
     lines += [f"| {name} | {statistics.median(v):.0f} ms | {percentile(v, 95):.0f} ms | {max(v):.0f} ms |"
               for name, v in rows]
@@ -114,7 +119,10 @@ def main() -> int:
               f"{args.burst} page-ups at once: handled in {scroll['burst_s'] * 1000:.0f} ms "
               f"({args.burst / scroll['burst_s']:.0f} steps/s).",
               "Steps (ms): " + ", ".join(f"{t:.0f}" for t in steps)]
-    print("\n".join(lines))
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.no_record:
+        append_run("resume_long", text)
     return 0
 
 

@@ -1,7 +1,7 @@
 """Stream-end bench (issue 17): the server's last chunk → the reply's last line on screen → the
 turn shown finished, in a real terminal.
 
-    .venv/bin/python -m bench.bench_stream_end [--launches 5] [--replies 5] [--rate 1000]
+    .venv/bin/python -m bench.bench_stream_end [--launches 5] [--replies 5] [--rate 1000] [--app-source DIR]
 
 ``hermes-tui`` runs in tmux at 160×50 against the loopback model in this process, which streams
 a ~4,000-token Markdown reply (``bench_tui.long_reply``, 4 characters a chunk, ``--rate`` chunks
@@ -33,6 +33,7 @@ from typing import Any
 import yaml
 
 from bench.bench_tui import CHARS_PER_TOKEN, long_reply
+from bench.record import append_run
 from bench.timing import percentile
 from bench.tmux_poll import Poller, open_app, resolution
 from hermes_tui.loopback_llm import LoopbackLLM, Recorded, Reply
@@ -88,15 +89,16 @@ def request_for(llm: LoopbackLLM, n: int) -> Recorded:
     raise LookupError(f"no request for report {n}")
 
 
-def one_launch(tmp: Path, llm: LoopbackLLM, launch: int, replies: int, intervals: list[float]) -> list[ReplyTimes]:
+def one_launch(tmp: Path, llm: LoopbackLLM, launch: int, args: argparse.Namespace,
+               intervals: list[float]) -> list[ReplyTimes]:
     home = tmp / f"home{launch}"
     write_config(home, llm)
-    term, _ = open_app(tmp, home)
+    term, _ = open_app(tmp, home, source=args.app_source)
     poller = Poller(term, intervals)
     out = []
     try:
         poller.until(lambda s: "palette" in s, "the prompt")
-        for index in range(replies):
+        for index in range(args.replies):
             n = launch * 100 + index
             line = final_line(n)
             term.keys(f"report {n}", literal=True)
@@ -122,17 +124,22 @@ def summary(name: str, values: list[float]) -> str:
 
 def report(times: list[ReplyTimes], intervals: list[float], args: argparse.Namespace) -> str:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    # A line on screen before the server's stamp means the stamp itself was late (the bench
+    # process's server thread waited for a core): such a reply is left out, and counted.
+    stamped_late = [t for t in times if t.line_ms < 0]
+    times = [t for t in times if t.line_ms >= 0]
     later = [t for t in times if t.index > 0]
     lines = [
         f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {len(times)} replies ({args.launches} launches × "
-        f"{args.replies}) at {args.rate} chunks/s, load average {load} at the end; capture interval "
+        f"{args.replies}) at {args.rate:g} chunks/s, app from {args.app_source or 'this checkout'}, load average {load} at the end; capture interval "
         f"{resolution(intervals)}.", "",
         "| measure | median | p95 | max |", "|---|---|---|---|",
         summary("last chunk → last line", [t.line_ms for t in times]),
         summary("last chunk → last line, not a launch's first reply", [t.line_ms for t in later]),
         summary("last line → shown finished", [t.finished_ms for t in times]),
         "",
-        f"Last line first shown with the finished status: {sum(t.with_end for t in times)} of {len(times)}.",
+        f"Last line first shown with the finished status: {sum(t.with_end for t in times)} of {len(times)}; "
+        f"left out, the server's stamp after the screen: {len(stamped_late)}.",
         "Per reply (launch.index line/finished ms): "
         + ", ".join(f"{t.launch}.{t.index} {t.line_ms:.0f}/{t.finished_ms:.0f}" for t in times),
     ]
@@ -144,13 +151,18 @@ def main() -> int:
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--replies", type=int, default=5, help="replies per launch")
     parser.add_argument("--rate", type=float, default=1000.0, help="chunks (tokens) per second")
+    parser.add_argument("--app-source", type=Path, help="run the app from this checkout (before/after)")
+    parser.add_argument("--no-record", action="store_true", help="print only; do not append to results/")
     args = parser.parse_args()
     times: list[ReplyTimes] = []
     intervals: list[float] = []
     with tempfile.TemporaryDirectory() as tmp, LoopbackLLM(responder=respond, tokens_per_second=args.rate) as llm:
         for launch in range(args.launches):
-            times += one_launch(Path(tmp), llm, launch, args.replies, intervals)
-    print(report(times, intervals, args))
+            times += one_launch(Path(tmp), llm, launch, args, intervals)
+    text = report(times, intervals, args)
+    print(text)
+    if not args.no_record:
+        append_run("stream_end", text)
     return 0
 
 

@@ -22,10 +22,13 @@ HERMES = ROOT / ".venv" / "bin" / "hermes-tui"
 SIZE = (160, 50)
 
 
-def app_command(home: Path, *extra: str) -> str:
+def app_command(home: Path, *extra: str, source: Path | None = None) -> str:
     """``hermes-tui`` over ``home`` with Python's bytecode cache on, as a user's Python has it
-    (this machine sets ``PYTHONDONTWRITEBYTECODE=1``; see ``bench_tui.launch``)."""
-    return " ".join(["env", "-u", "PYTHONDONTWRITEBYTECODE", str(HERMES), "--home", str(home), *extra])
+    (this machine sets ``PYTHONDONTWRITEBYTECODE=1``; see ``bench_tui.launch``). ``source``: run
+    the app from another checkout of the project (e.g. ``git archive`` of the commit before a
+    change), with this venv's packages, for a before/after in one sitting."""
+    app = [f"PYTHONPATH={source}", str(HERMES.with_name("python")), "-m", "hermes_tui"] if source else [str(HERMES)]
+    return " ".join(["env", "-u", "PYTHONDONTWRITEBYTECODE", *app, "--home", str(home), *extra])
 
 
 @dataclass
@@ -67,7 +70,7 @@ def resolution(intervals: list[float]) -> str:
     return f"median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 95):.1f} ms"
 
 
-def open_app(tmp: Path, home: Path, *extra: str) -> tuple[Terminal, float]:
+def open_app(tmp: Path, home: Path, *extra: str, source: Path | None = None) -> tuple[Terminal, float]:
     """The app started in a 160×50 pane; returns the terminal and when it was started."""
     started = time.monotonic()
-    return Terminal(tmp, app_command(home, *extra), width=SIZE[0], height=SIZE[1]), started
+    return Terminal(tmp, app_command(home, *extra, source=source), width=SIZE[0], height=SIZE[1]), started

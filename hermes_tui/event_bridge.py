@@ -173,14 +173,11 @@ class EventBridge:
             block.finish(event.result, event.duration_s, event.is_error)
 
     async def on_turn_done(self, event: ev.TurnDone) -> None:
-        """The last text is drawn, then the turn is shown finished, then the reply is tidied up.
-
-        Each waits for the frame of the one before: closing a reply moves its tail into the
-        finished part, which costs a render and a layout, and done first it held the last line
-        (and then the finished status) back by that much. The screen looks the same after it.
+        """The turn is shown finished in the frame that draws the reply's last text (``handle``
+        wrote it just before), and the reply is tidied up only after that frame: closing it
+        moves its tail into the finished part, which costs a render and a layout, and done
+        first it held the last line back by that much. The screen looks the same after it.
         """
-        if self.reply is not None:
-            await self._next_frame()
         self.ui.reply_finished()
         if self.reply is not None:
             await self._next_frame()

@@ -222,10 +222,13 @@ class ChatLog(VerticalScroll, can_focus=True):
             self.run_worker(self._show_end(), group="chat-window")
 
     def watch_scroll_y(self, old: float, new: float) -> None:
+        """Within a view's height of either end of the mounted run, the next page is mounted: a
+        held page-up keeps moving instead of stopping at the top while a page loads."""
         super().watch_scroll_y(old, new)
-        if new <= 0 and old > 0 and self._first_mounted > 0:
+        idle = not self._window_lock.locked()
+        if idle and new < old and new < self.size.height and self._first_mounted > 0:
             self.run_worker(self.load_older(), group="chat-window")
-        elif new >= self.max_scroll_y and new > old and not self.at_end and not self._window_lock.locked():
+        elif idle and new > old and new > self.max_scroll_y - self.size.height and not self.at_end:
             self.run_worker(self.load_newer(), group="chat-window")
         if self.unseen and self.following:
             self.jump_to_end()

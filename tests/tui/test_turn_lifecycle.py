@@ -110,6 +110,12 @@ def hold_after_turn(app: HermesApp) -> threading.Event:
     return release
 
 
+async def send_until_shown_finished(pilot, app: HermesApp, text: str) -> None:
+    app.main.prompt.text = text
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not app.busy)
+
+
 def stored_replies(app: HermesApp) -> list[str]:
     session_id = app.agent.session_id
     assert session_id is not None
@@ -122,11 +128,8 @@ async def test_the_turn_is_shown_finished_with_its_last_line_while_the_work_afte
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        ends = count_turn_ends(app)
-        release = hold_after_turn(app)
-        app.main.prompt.text = "hello"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: not app.busy)
+        ends, release = count_turn_ends(app), hold_after_turn(app)
+        await send_until_shown_finished(pilot, app, "hello")
         assert app._worker_running  # the work after the reply is still held
         assert "The very last line of the reply." in screen_text(app)
         assert not shows_busy(app) and ends == [None]
@@ -144,11 +147,8 @@ async def test_a_message_sent_while_the_work_after_a_reply_runs_waits_for_it_and
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        ends = count_turn_ends(app)
-        release = hold_after_turn(app)
-        app.main.prompt.text = "one"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: not app.busy)
+        ends, release = count_turn_ends(app), hold_after_turn(app)
+        await send_until_shown_finished(pilot, app, "one")
         app.main.prompt.text = "two"
         await pilot.press("enter")
         assert app.busy and len(ends) == 1  # the second turn runs; the first one's worker is still held
