@@ -42,8 +42,9 @@ FINAL_LINE = "End of the report: all 4,000 tokens arrived."
 STREAM_RUNS = 3  # per rate, in one process: the first run also pays first-use imports (Pygments lexers)
 
 
-def long_reply(tokens: int = TOKENS) -> str:
-    """Markdown with headings, lists and code fences, about ``tokens`` × 4 characters long."""
+def long_reply(tokens: int = TOKENS, final_line: str = FINAL_LINE) -> str:
+    """Markdown with headings, lists and code fences, about ``tokens`` × 4 characters long,
+    ending with ``final_line``."""
     parts: list[str] = []
     section = 0
     while sum(map(len, parts)) < tokens * CHARS_PER_TOKEN - 200:
@@ -52,7 +53,7 @@ def long_reply(tokens: int = TOKENS) -> str:
         parts.append("".join(f"- item {section}.{i}: verify the config and the logs\n" for i in range(4)) + "\n")
         parts.append(f"```python\ndef step_{section}(x):\n    total = 0\n    for i in range(x):\n"
                      f"        total += i * {section}\n    return total\n```\n\n")
-    return "".join(parts) + FINAL_LINE + "\n"
+    return "".join(parts) + final_line + "\n"
 
 
 def serve(reply_file: str, tokens_per_second: str) -> None:

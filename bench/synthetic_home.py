@@ -81,6 +81,33 @@ def build_home(path: Path, sessions: int = 10_000, messages: int = 200_000, seed
     return path
 
 
+def _reply(rng: random.Random, serial: int) -> str:
+    """An assistant message: prose, and every few a list or a code fence (what Markdown costs)."""
+    text = _text(rng, False, serial)
+    kind = serial % 6
+    if kind == 1:
+        text += "\n\n" + "".join(f"- {_zipf_pick(rng, WORDS)} {_zipf_pick(rng, WORDS)}\n" for _ in range(rng.randint(2, 6)))
+    elif kind == 3:
+        body = "".join(f"    step_{i} = {_zipf_pick(rng, WORDS)}({i})\n" for i in range(rng.randint(3, 12)))
+        text += f"\n\n```python\ndef handler_{serial}():\n{body}```\n"
+    elif kind == 5:
+        text = "\n\n".join(_text(rng, False, serial + k) for k in range(rng.randint(2, 5)))  # a long one
+    return text
+
+
+def long_session(db: SessionDB, messages: int, seed: int = 1, last_text: str = "") -> str:
+    """One session of ``messages`` alternating user/assistant messages of mixed lengths (some with
+    Markdown lists and code); ``last_text`` ends the last one, so a bench can see it drawn."""
+    rng = random.Random(seed)
+    session_id = db.create_session(source="cli", title=f"A {messages}-message session")
+    rows = [{"role": "user", "content": _text(rng, n % 10 == 0, n)} if n % 2 == 0
+            else {"role": "assistant", "content": _reply(rng, n)} for n in range(messages)]
+    rows[-1]["content"] += last_text
+    db.append_messages(session_id, rows)
+    db.end_session(session_id, "user_exit")
+    return session_id
+
+
 def cached_home(sessions: int = 10_000, messages: int = 200_000, seed: int = 1) -> Path:
     return build_home(CACHE / f"home_{sessions}_{messages}_{seed}", sessions, messages, seed)
 

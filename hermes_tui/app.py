@@ -6,16 +6,20 @@ method per row of the command table) and keeps the status bar in step. A turn st
 ``_start`` and ends in ``_turn_ended``, once, when the agent's worker returns or raises. The main
 screen is the app's default screen, so the first frame drawn is the real one; a browser
 (sessions, search) is shown over it, one at a time.
+
+A turn is shown finished as soon as its reply is (the bridge's ``TurnDone`` has drawn the last
+line): the work the agent does after the reply — an auto-title, a memory review, the compression
+check — runs on in the worker without the status saying "streaming". A new message sent
+meanwhile waits in its own worker for the agent's turn lock.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 from functools import partial
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Callable, Sequence, TypeVar, cast
 
@@ -23,6 +27,7 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import get_current_worker
@@ -33,6 +38,7 @@ from engine.events import EngineEvent, Notice, TurnFailed
 from engine.memory import ApprovalDecision, ApprovalRequest
 from engine.memory.history import Cause
 from engine.memory.store import HEADERS
+from hermes_tui.collector import freeze_startup_objects, hold_full_collections, release_full_collections
 from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
 from hermes_tui.messages import (ApprovalRequested, CopyRequested, MemoryHistoryRequested, PromptSubmitted,
@@ -63,18 +69,6 @@ DEMO_OFFER = ("**F9** starts the offline demo instead: a seeded temporary home a
 
 # Commands that use the agent's session (and its database connection) and so wait for the turn.
 IDLE_ONLY = frozenset({"new", "title", "resume", "compress", "branch"})
-
-
-def _freeze_startup_objects() -> None:
-    """Move everything alive after start-up out of the garbage collector's sight.
-
-    Textual, Rich and the engine leave a large, long-lived heap; every full collection walked
-    all of it and stalled the UI for 100-200 ms, several times per streamed reply. Frozen
-    objects are never collected, so garbage is collected first; what is frozen lives as long as
-    the app anyway.
-    """
-    gc.collect()
-    gc.freeze()
 
 
 class HermesApp(App):
@@ -108,6 +102,8 @@ class HermesApp(App):
         self.bridge: EventBridge | None = None
         self.started = False  # the first screen is complete: transcript, welcome, notices, hint
         self.quit_mid_turn = False  # the user quit while a turn ran: leaving must not wait on the model
+        self._turn = 0  # how many turns were started: a worker that returns late ends only its own
+        self._worker_running = False  # the latest turn's worker has not returned (its reply may be done)
         display = self.agent.config.display
         self.saved_theme = display.theme  # what config.yaml holds; a switch to another is saved
         # Themes are set before the first style pass: set later, every widget is styled twice.
@@ -160,7 +156,7 @@ class HermesApp(App):
             set_status=main.status.set, refresh_status=self.refresh_status, session_label=self.session_label,
             show_session=self.show_transcript, memory_changed=main.memory_panel.reload,
             pending_changed=main.queue_changed, notify=self.notify, output_shown=main.refresh_new_output_hint,
-            next_frame=main.wait_for_refresh)
+            next_frame=main.wait_for_refresh, reply_finished=self._reply_finished)
         notifications = self.agent.config.display.memory_notifications
         self.bridge = EventBridge(main.chat, callbacks, memory_notifications=notifications)
         await self.show_transcript()
@@ -173,7 +169,7 @@ class HermesApp(App):
             await self._info(DEMO_OFFER)
         main.show_empty_hint(not main.chat.entries)  # a model is set up and nothing is said yet
         self.started = True
-        self.call_after_refresh(_freeze_startup_objects)
+        self.call_after_refresh(freeze_startup_objects)
 
     async def show_transcript(self) -> None:
         """Show the live session's transcript (empty for a new session)."""
@@ -220,25 +216,44 @@ class HermesApp(App):
 
     def _start(self, call: AgentCall) -> None:
         """Run ``call`` (a turn, or a session action that holds the agent's turn lock) in the worker."""
-        # No automatic collections while a reply streams: a full one stalls frames 20-60 ms even
-        # with the start-up heap frozen. Collecting resumes when the turn ends.
-        gc.disable()
+        # No full collections while a reply streams: one stalls frames 20-60 ms even with the
+        # start-up heap frozen. They are allowed again when the worker returns.
+        hold_full_collections()
+        self._turn += 1
+        self._worker_running = True
         self.main.busy = True
-        self._run_agent(call)
+        self._run_agent(call, self._turn)
 
-    @work(thread=True, exclusive=True, group="turn")
-    def _run_agent(self, call: AgentCall) -> None:
+    @work(thread=True, group="turn")
+    def _run_agent(self, call: AgentCall, turn: int) -> None:
         try:
             call(self._emit, get_current_worker().cancelled_event)
         except HermesError as exc:
             self._emit(TurnFailed(str(exc), retryable=False))
         finally:
-            with contextlib.suppress(RuntimeError):  # the app has closed
-                self.call_from_thread(self._turn_ended)
+            # The app has closed, or is closing: the work after a reply can outlast the screen.
+            with contextlib.suppress(RuntimeError, NoMatches, CancelledError):
+                self.call_from_thread(self._worker_returned, turn)
+
+    def _reply_finished(self) -> None:
+        """The bridge drew the reply's end (``TurnDone``): the turn is over for the user, though
+        the agent's work after the reply still runs in the worker."""
+        if self.busy:
+            self._turn_ended()
+
+    def _worker_returned(self, turn: int) -> None:
+        """A turn's worker returned or raised; one older than the latest turn changes nothing."""
+        if turn != self._turn:
+            return
+        self._worker_running = False
+        release_full_collections()
+        if self.busy:  # no reply finished it (a failure, a session action)
+            self._turn_ended()
+        else:
+            self.refresh_status()  # what the work after the reply changed (a title, a new session)
 
     def _turn_ended(self) -> None:
-        """The one end of a turn: its worker returned or raised (the bridge only shows how it ended)."""
-        gc.enable()
+        """The one end of a turn as shown: its reply finished, or its worker ended without one."""
         self.main.busy = False
         self.refresh_status()
 
@@ -540,5 +555,5 @@ class HermesApp(App):
     async def action_quit(self) -> None:
         """ctrl+q and /quit: the turn's worker is cancelled as the app closes (its request's
         socket is shut at once); ``quit_mid_turn`` tells the launcher not to wait on the model."""
-        self.quit_mid_turn = self.busy
+        self.quit_mid_turn = self._worker_running
         self.exit()

@@ -6,8 +6,8 @@ refresh per token. Every other event goes through ``call_on_ui`` (blocking, so t
 pace) and drains the buffered text first, which keeps the order. Handlers run on the UI thread.
 
 The bridge is given what it drives — the chat log, and callbacks for everything outside it — and
-never reaches for the app: it renders a turn's end but does not end the turn (the app does,
-once, when the agent's worker returns). Widgets never see engine events, and the engine never
+never reaches for the app: it renders a turn's end and says so (``reply_finished``); the app
+decides what ends the turn. Widgets never see engine events, and the engine never
 sees widgets.
 """
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from hermes_tui.widgets.chat_messages import ToolBlock
 
 
-# The longest a finished reply waits for its last frame (see ``_let_the_last_text_show``).
+# The longest a finished reply waits for a frame (see ``_next_frame``).
 FRAME_WAIT_S = 0.2
 SWITCH_LABELS = {"compression": "Context compressed into", "branch": "Branched to", "new": "New session",
                  "resume": "Resumed"}
@@ -61,6 +61,7 @@ class BridgeCallbacks:
     notify: Callable[..., None]  # ``(message, *, title, severity)``
     output_shown: Callable[[], None]  # something new is in the chat (the "new output" hint)
     next_frame: Callable[[], Awaitable[None]]  # resolves once the screen has drawn again
+    reply_finished: Callable[[], None]  # a turn's reply is complete on screen (``TurnDone``)
 
 
 class EventBridge:
@@ -139,17 +140,11 @@ class EventBridge:
             self.reply = widget
         return self.reply
 
-    async def _let_the_last_text_show(self) -> None:
-        """Wait for the frame that draws the reply's last text before tidying the reply up.
-
-        Closing a reply moves its tail into the finished part, which costs a render and a
-        layout; done first, it held the last line back by that much. The agent's worker waits
-        for this handler, so a frame that does not come (a suspended app, another screen on
-        top) is waited for only briefly.
-        """
-        if self.reply is not None:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.ui.next_frame(), timeout=FRAME_WAIT_S)
+    async def _next_frame(self) -> None:
+        """Wait for the next frame, briefly: the agent's worker waits for this handler, so a
+        frame that does not come (a suspended app, another screen on top) must not hold it."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.ui.next_frame(), timeout=FRAME_WAIT_S)
 
     async def _close_reply(self, *, cancelled: bool = False) -> None:
         if self.reply is not None:
@@ -178,7 +173,14 @@ class EventBridge:
             block.finish(event.result, event.duration_s, event.is_error)
 
     async def on_turn_done(self, event: ev.TurnDone) -> None:
-        await self._let_the_last_text_show()
+        """The turn is shown finished in the frame that draws the reply's last text (``handle``
+        wrote it just before), and the reply is tidied up only after that frame: closing it
+        moves its tail into the finished part, which costs a render and a layout, and done
+        first it held the last line back by that much. The screen looks the same after it.
+        """
+        self.ui.reply_finished()
+        if self.reply is not None:
+            await self._next_frame()
         await self._close_reply(cancelled=event.cancelled)
 
     async def on_turn_failed(self, event: ev.TurnFailed) -> None:

@@ -48,12 +48,15 @@ def _held(frames: Iterator[bytes], hold: Hold, count: int) -> Iterator[bytes]:
 
 @dataclass
 class Recorded:
-    """One request as it arrived."""
+    """One request as it arrived, and when its answer was complete."""
 
     path: str
     headers: dict[str, str]
     body_bytes: bytes
     json: Any
+    # time.monotonic() once the last byte of the answer was flushed (the stream's last chunk): a
+    # bench measures from here to the screen. None while the answer is still being sent.
+    finished_at: float | None = None
 
 
 class _Server(ThreadingHTTPServer):
@@ -139,26 +142,27 @@ class LoopbackLLM:
         with self._lock:
             self._steps.extend(steps)
 
-    def _take(self, path: str, headers: dict[str, str], body: bytes) -> tuple[Step | None, Any, bytes | None]:
-        """Record the request; return its step, its JSON and the previous body on the same path."""
+    def _take(self, path: str, headers: dict[str, str], body: bytes) -> tuple[Recorded, Step | None, bytes | None]:
+        """Record the request; return its record, its step and the previous body on the same path."""
         try:
             parsed = json.loads(body) if body else None
         except ValueError:
             parsed = None
         side = self.side_responder is not None and isinstance(parsed, dict) and not parsed.get("tools")
+        record = Recorded(path, headers, body, parsed)
         with self._lock:
-            self.requests.append(Recorded(path, headers, body, parsed))
+            self.requests.append(record)
             previous = self._previous_body.get(path)
             if side:
                 assert self.side_responder is not None
-                return self.side_responder(parsed), parsed, previous
+                return record, self.side_responder(parsed), previous
             step = self._steps.popleft() if self._steps else None
         if step is None and self.responder is not None and parsed is not None:
             step = self.responder(parsed)
         if step is not None and not isinstance(step, HttpError):
             with self._lock:
                 self._previous_body[path] = body  # only a served request writes the simulated cache
-        return step, parsed, previous
+        return record, step, previous
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -172,7 +176,15 @@ class _Handler(BaseHTTPRequestHandler):
         loopback = self.server.loopback
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         path = self.path.split("?", 1)[0]
-        step, request, previous = loopback._take(path, {k.lower(): v for k, v in self.headers.items()}, body)
+        record, step, previous = loopback._take(path, {k.lower(): v for k, v in self.headers.items()}, body)
+        try:
+            self._answer(path, record, step, previous, loopback.tokens_per_second)
+        finally:
+            record.finished_at = time.monotonic()
+
+    def _answer(self, path: str, record: Recorded, step: Step | None, previous: bytes | None,
+                tokens_per_second: float | None) -> None:
+        request = record.json
         wire = _WIRES.get(path)
         if wire is None:
             self._send_json(404, {"error": {"message": f"no such endpoint: {path}"}})
@@ -185,7 +197,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(step.status, wire.error_body(step.status, step.message), headers)
         else:
             try:
-                self._serve(wire, step, request or {}, body, previous, loopback.tokens_per_second)
+                self._serve(wire, step, request or {}, record.body_bytes, previous, tokens_per_second)
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True  # the client stopped reading (cancelled)
 

@@ -272,8 +272,8 @@ class MainScreen(Screen):
         elif event.where == "page_down":
             chat.scroll_page_down(animate=False)
         elif event.where == "top":
-            chat.scroll_home(animate=False)
-        if event.where == "bottom" or chat.is_vertical_scroll_end:
+            chat.scroll_to_start()
+        if event.where == "bottom" or chat.is_vertical_scroll_end and chat.at_end:
             self.action_jump_to_end()  # back at the bottom: follow new output again
 
     def action_jump_to_end(self) -> None:

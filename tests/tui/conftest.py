@@ -12,6 +12,7 @@ from typing import Iterator
 import pytest
 
 from engine import clock
+from hermes_tui.collector import release_full_collections
 from hermes_tui.loopback_llm import LoopbackLLM
 from tests.conftest import copy_home
 from tests.tui.helpers import FIXED_NOW, write_config
@@ -29,11 +30,11 @@ def pinned_time_and_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def thaw_frozen_objects() -> Iterator[None]:
-    """The app freezes its start-up heap (``gc.freeze``) and pauses collections during a turn;
-    neither may outlive a test's app."""
+    """The app freezes its start-up heap (``gc.freeze``) and holds full collections during a
+    turn; neither may outlive a test's app."""
     yield
     gc.unfreeze()
-    gc.enable()
+    release_full_collections()
 
 
 @pytest.fixture(autouse=True)

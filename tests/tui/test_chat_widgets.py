@@ -10,6 +10,7 @@ from textual.app import App, ComposeResult
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
 from hermes_tui.widgets.chat_markdown import FREEZE_CHARS, AssistantMessage, FrozenMarkdown, MarkdownTail, block_boundary
+from tests.tui.helpers import wait_until
 
 REPLY = "".join(
     f"## Part {n}\n\nSome text for part {n}.\n\n```python\ndef f{n}():\n\n    return {n}\n```\n\n- a\n- b\n\n"
@@ -72,19 +73,46 @@ async def test_streamed_reply_in_any_chunking_renders_exactly_the_reply(seed: in
         assert [list(line) for line in streamed.rendered(width)] == [list(line) for line in loaded.rendered(width)]
 
 
+def mounted_texts(log: ChatLog) -> list[str]:
+    return [child.entry.text for child in log.children]
+
+
 async def test_only_a_window_is_mounted_and_older_items_load_on_demand() -> None:
     app = ChatApp()
     async with app.run_test() as pilot:
         log = app.query_one(ChatLog)
         await log.load([Entry("user", text=f"message {n}") for n in range(100)])
-        await pilot.pause()
-        assert log.mounted_count == 20
+        # A page at first, and more while the view is not full (one-line items here), up to the window.
+        await wait_until(pilot, lambda: log.mounted_count == log.window)
+        assert mounted_texts(log)[-1] == "message 99"
         assert await log.load_older() == 10
         assert log.mounted_count == 30
-        assert log.children[0].entry.text == "message 70"
+        assert mounted_texts(log)[0] == "message 70"
         for n in range(25):
             await log.add(Entry("notice", text=f"new {n}"))
         assert log.mounted_count == 20 and len(log.entries) == 125
+
+
+async def test_scrolled_back_the_window_slides_and_never_grows_past_its_size() -> None:
+    app = ChatApp()
+    async with app.run_test() as pilot:
+        log = app.query_one(ChatLog)
+        await log.load([Entry("user", text=f"message {n}") for n in range(100)])
+        await pilot.pause()
+        log.scroll_to(y=0, animate=False)  # the user scrolled up: the anchor is released
+        for _ in range(5):
+            await log.load_older()
+            assert log.mounted_count <= log.window + log.page
+        assert not log.at_end and "message 99" not in mounted_texts(log)
+        while await log.load_newer():
+            assert log.mounted_count <= log.window
+        assert log.at_end and mounted_texts(log)[-1] == "message 99"
+        log.scroll_to_start()
+        await wait_until(pilot, lambda: mounted_texts(log)[0] == "message 0")
+        await log.add(Entry("notice", text="a notice while far back"))  # waits, with the hint
+        assert log.unseen and "a notice while far back" not in mounted_texts(log)
+        log.jump_to_end()
+        await wait_until(pilot, lambda: mounted_texts(log)[-1] == "a notice while far back")
 
 
 def test_entries_from_transcript_folds_tool_results_into_their_call() -> None:

@@ -102,7 +102,7 @@ class Calls:
             refresh_status=self.record("refresh_status"), session_label=lambda: "Quokka notes",
             show_session=shown, memory_changed=self.record("memory_changed"),
             pending_changed=self.record("pending_changed"), notify=self.record("notify"),
-            output_shown=self.record("output_shown"), next_frame=frame)
+            output_shown=self.record("output_shown"), next_frame=frame, reply_finished=self.record("reply_finished"))
 
 
 def bridge(notifications: str = "on") -> tuple[EventBridge, FakeChat, Calls]:

@@ -2,11 +2,13 @@
 
 ``busy`` is the main screen's reactive: the prompt dims, the status bar shows its phase ("● …") and
 the footer offers "Stop reply" for exactly as long as it is set, and it is cleared by the one
-end of a turn — when the agent's worker returns or raises — never also by the bridge.
+end of a turn: its reply drawn to the end, or else its worker returning or raising. The agent's
+work after the reply (titles, reviews, the compression check) never keeps the turn shown running.
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -92,4 +94,67 @@ async def test_a_worker_that_raises_still_ends_its_turn_once(home: Path, llm: Lo
         assert ends == [None]
         assert not shows_busy(app)
         assert "no-such-session" in screen_text(app)  # the error is shown in the chat
+    close_app(app)
+
+
+def hold_after_turn(app: HermesApp) -> threading.Event:
+    """The agent's work after each reply blocks its worker until the returned event is set."""
+    release = threading.Event()
+    after_turn = app.agent._after_turn
+
+    def held(*args) -> None:
+        assert release.wait(30), "the work after the reply was never released"
+        after_turn(*args)
+
+    app.agent._after_turn = held  # type: ignore[method-assign]
+    return release
+
+
+async def send_until_shown_finished(pilot, app: HermesApp, text: str) -> None:
+    app.main.prompt.text = text
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not app.busy)
+
+
+def stored_replies(app: HermesApp) -> list[str]:
+    session_id = app.agent.session_id
+    assert session_id is not None
+    return [m.text for m in app.db.get_messages(session_id, offset=0, limit=100) if m.role == "assistant"]
+
+
+async def test_the_turn_is_shown_finished_with_its_last_line_while_the_work_after_it_still_runs(
+        home: Path, llm: LoopbackLLM) -> None:
+    llm.push(Reply(text="First part of the answer.\n\nThe very last line of the reply."))
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        ends, release = count_turn_ends(app), hold_after_turn(app)
+        await send_until_shown_finished(pilot, app, "hello")
+        assert app._worker_running  # the work after the reply is still held
+        assert "The very last line of the reply." in screen_text(app)
+        assert not shows_busy(app) and ends == [None]
+        release.set()
+        await wait_until(pilot, lambda: not app._worker_running)
+        assert ends == [None]
+        assert stored_replies(app) == ["First part of the answer.\n\nThe very last line of the reply."]
+    close_app(app)
+
+
+async def test_a_message_sent_while_the_work_after_a_reply_runs_waits_for_it_and_both_are_stored_once(
+        home: Path, llm: LoopbackLLM) -> None:
+    llm.push(Reply(text="Reply one."), Reply(text="Reply two."))
+    llm.side_responder = lambda _request: Reply(text="Numbers")  # the auto-title takes no scripted step
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        ends, release = count_turn_ends(app), hold_after_turn(app)
+        await send_until_shown_finished(pilot, app, "one")
+        app.main.prompt.text = "two"
+        await pilot.press("enter")
+        assert app.busy and len(ends) == 1  # the second turn runs; the first one's worker is still held
+        release.set()
+        await wait_until(pilot, lambda: not app.busy and not app._worker_running)
+        assert ends == [None, None]
+        assert stored_replies(app) == ["Reply one.", "Reply two."]
+        assert "Reply two." in screen_text(app)
     close_app(app)
