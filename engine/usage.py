@@ -38,6 +38,14 @@ class TokenTotals:
     cache_write_tokens: int = 0
     api_calls: int = 0
 
+    def add(self, other: "TokenTotals") -> None:
+        """Count ``other``'s calls and tokens in these."""
+        self.api_calls += other.api_calls
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.cache_read_tokens += other.cache_read_tokens
+        self.cache_write_tokens += other.cache_write_tokens
+
     @property
     def cached_share(self) -> float:
         """The share of the prompts read from the provider's cache (0 to 1)."""

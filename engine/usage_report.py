@@ -63,14 +63,9 @@ class Tally:
     def add_piece(self, piece: Piece, cost: Cost | None) -> None:
         """A piece of the one session this tally is about (``merge`` adds sessions together)."""
         self.sessions = 1
-        mine, theirs = self.tokens, piece.tokens
-        mine.api_calls += theirs.api_calls
-        mine.input_tokens += theirs.input_tokens
-        mine.output_tokens += theirs.output_tokens
-        mine.cache_read_tokens += theirs.cache_read_tokens
-        mine.cache_write_tokens += theirs.cache_write_tokens
+        self.tokens.add(piece.tokens)
         if piece.recorded:
-            self.recorded_calls += theirs.api_calls
+            self.recorded_calls += piece.tokens.api_calls
         if cost is None:
             self.unpriced_sessions = 1
         else:
@@ -80,12 +75,7 @@ class Tally:
         self.sessions += other.sessions
         self.unpriced_sessions += other.unpriced_sessions
         self.recorded_calls += other.recorded_calls
-        mine, theirs = self.tokens, other.tokens
-        mine.api_calls += theirs.api_calls
-        mine.input_tokens += theirs.input_tokens
-        mine.output_tokens += theirs.output_tokens
-        mine.cache_read_tokens += theirs.cache_read_tokens
-        mine.cache_write_tokens += theirs.cache_write_tokens
+        self.tokens.add(other.tokens)
         if other.cost is not None:
             self.cost = other.cost if self.cost is None else self.cost + other.cost
 

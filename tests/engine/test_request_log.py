@@ -3,7 +3,6 @@ back when the session is resumed, used by ``sessions stats``, and never costing 
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
@@ -24,6 +23,7 @@ from engine.usage import Billing, UsageMeter
 from engine.usage_report import usage_report
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, Usage
 from tests.conftest import FIXED_NOW
+from tests.engine.store.db_files import digest, objects
 
 TABLE = PriceTable.from_settings({}, True)
 SONNET = Billing("anthropic", None, TABLE.pricer("claude-sonnet-4-5", None), "claude-sonnet-4-5", TABLE)
@@ -42,18 +42,6 @@ def raw_rows(path: Path) -> list[tuple]:
         return conn.execute("SELECT session_id, turn, message_id, model, provider, base_url, input_tokens, "
                             "output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, compared, at "
                             "FROM hermes_tui_requests ORDER BY id").fetchall()
-
-
-def objects(path: Path) -> set[str]:
-    conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
-    try:
-        return {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-    finally:
-        conn.close()
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.mark.usefixtures("fixed_clock")

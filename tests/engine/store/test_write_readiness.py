@@ -13,20 +13,9 @@ from engine.errors import StoreError
 from engine.store import SessionDB, connection
 from engine.store.connection import verify_intact
 from engine.store.schema import ACTIVITY_TRIGGERS
+from tests.engine.store.db_files import digest, objects
 
 NEWEST = "20261129_080000_7e2a90"
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def objects(path: Path) -> set[str]:
-    conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
-    try:
-        return {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-    finally:
-        conn.close()
 
 
 def test_reads_of_an_upstream_home_change_nothing_and_cope_without_our_additions(upstream_home: Path) -> None:
