@@ -49,14 +49,19 @@ async def highlight_entry(pilot, screen: MemoryHistoryScreen, text: str) -> None
     raise AssertionError(f"{text!r} is not in the entry list")
 
 
+async def ask_to_remember(pilot, home: Path, expected: list[str]) -> None:
+    """Send the turn whose reply writes FACT by a memory tool call; wait until USER.md holds ``expected``."""
+    pilot.app.main.prompt.text = "I work on the payments team, remember that"
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not pilot.app.busy and store(home).entries("user") == expected)
+
+
 async def test_an_entry_the_model_wrote_shows_its_session_and_turn_and_opens_there(home: Path, llm: LoopbackLLM) -> None:
     llm.push(Reply(tool_calls=[memory_call(FACT)]), Reply(text="Noted."))
     app = make_app(home)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        app.main.prompt.text = "I work on the payments team, remember that"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: not app.busy and store(home).entries("user") == [FACT])
+        await ask_to_remember(pilot, home, [FACT])
         session_id = app.agent.session_id
         with SessionDB.open_home(home) as db:
             call = next(m for m in db.get_messages(session_id) if m.tool_calls)
@@ -218,9 +223,7 @@ async def test_choosing_the_second_entry_in_the_panel_opens_its_provenance(home:
     app = make_app(home)
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
-        app.main.prompt.text = "I work on the payments team, remember that"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: not app.busy and store(home).entries("user") == [EARLIER, FACT])
+        await ask_to_remember(pilot, home, [EARLIER, FACT])
         with SessionDB.open_home(home) as db:
             call = next(m for m in db.get_messages(app.agent.session_id or "") if m.tool_calls)
         user = app.main.query_one("#memory-user", MemorySection)
