@@ -18,8 +18,14 @@ _HELD = 1_000_000_000  # young collections between full ones: never, within a tu
 
 
 def freeze_startup_objects() -> None:
-    """Collect what start-up left as garbage, then move the rest out of the collector's sight."""
-    gc.collect()
+    """Collect the garbage start-up left in the young generations, then move the rest out of the
+    collector's sight.
+
+    Only the young generations: a full collection here walked the whole heap (90-250 ms on the
+    UI thread just after the first frame, when the user starts typing) to free ~2,500 more
+    objects, which now stay frozen (well under a megabyte, for the life of the app).
+    """
+    gc.collect(1)
     gc.freeze()
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
 from engine.prompt.caching import apply_cache_control, cache_marker
 from engine.providers.anthropic_format import to_anthropic_messages, to_anthropic_tools
-from engine.providers.base import Provider, ReplyState, SDKErrors
+from engine.providers.base import Provider, ReplyState, SDKErrors, shared_tls_context
 from engine.providers.types import ChatRequest, StreamText, StreamToolCall
 
 if TYPE_CHECKING:
@@ -33,7 +33,8 @@ class AnthropicProvider(Provider):
         import anthropic  # on first use: see Provider._client
 
         return anthropic.Anthropic(
-            api_key=api_key, base_url=self.base_url, max_retries=0, timeout=self.timeouts.transport
+            api_key=api_key, base_url=self.base_url, max_retries=0, timeout=self.timeouts.transport,
+            http_client=anthropic.DefaultHttpxClient(verify=shared_tls_context()),
         )
 
     def _sdk_errors(self) -> SDKErrors:

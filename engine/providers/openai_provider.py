@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from engine.providers.base import Provider, ReplyState, SDKErrors
+from engine.providers.base import Provider, ReplyState, SDKErrors, shared_tls_context
 from engine.providers.types import ChatRequest, StreamText, StreamToolCall, call_result_id, sent_message
 
 if TYPE_CHECKING:
@@ -43,7 +43,8 @@ class OpenAIProvider(Provider):
         import openai  # on first use: see Provider._client
 
         return openai.OpenAI(
-            api_key=api_key, base_url=self.base_url, max_retries=0, timeout=self.timeouts.transport
+            api_key=api_key, base_url=self.base_url, max_retries=0, timeout=self.timeouts.transport,
+            http_client=openai.DefaultHttpxClient(verify=shared_tls_context()),
         )
 
     def _sdk_errors(self) -> SDKErrors:

@@ -65,6 +65,29 @@ class _Server(ThreadingHTTPServer):
     def __init__(self, loopback: LoopbackLLM) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.loopback = loopback
+        self._connections: set[socket.socket] = set()
+        self._connections_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._connections_lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._connections_lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def hang_up(self) -> None:
+        """End every kept-alive connection: its handler thread would otherwise wait for the
+        client's next request for as long as the process lives (and keep what it references)."""
+        with self._connections_lock:
+            connections = list(self._connections)
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already gone
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client hanging up (a cancelled or cut stream) is normal here; anything else is printed."""
@@ -113,6 +136,7 @@ class LoopbackLLM:
     def stop(self) -> None:
         if self._server is not None:
             self._server.shutdown()
+            self._server.hang_up()
             self._server.server_close()
             self._server = None
 
