@@ -15,7 +15,7 @@ from engine.pricing import check_price_table
 DEFAULTS: dict[str, Any] = {
     "model": {
         "provider": "anthropic",
-        "name": "claude-sonnet-4-5",
+        "name": "claude-sonnet-4-6",
         "base_url": None,
         "api_key_env": None,
         "context_length": None,

@@ -48,7 +48,7 @@ def test_sections_hold_the_users_values_over_the_defaults(tmp_path: Path) -> Non
 @pytest.mark.parametrize(("text", "label"), [
     ("model: name-as-a-string\n", "name-as-a-string · auto"),
     ("model:\n  default: m2\n  provider: openrouter\n  api_key: sk-test\n", "m2 · openrouter"),
-    ("", "claude-sonnet-4-5 · anthropic"),
+    ("", "claude-sonnet-4-6 · anthropic"),
 ])
 def test_the_model_section_reads_upstream_forms_and_keeps_their_other_keys(tmp_path: Path, text: str, label: str) -> None:
     (tmp_path / "config.yaml").write_text(text, encoding="utf-8")

@@ -31,7 +31,7 @@ def _load(tmp_path: Path, text: str):
         ("model:\n  default: m2\n", "m2", "auto"),
         ("model:\n  model: m3\n  provider: openrouter\n", "m3", "openrouter"),
         ("model:\n  name: ours\n  default: theirs\n", "ours", "anthropic"),  # our own key keeps our default
-        ("model: ''\n", "claude-sonnet-4-5", "anthropic"),  # upstream's fresh home: our defaults
+        ("model: ''\n", "claude-sonnet-4-6", "anthropic"),  # upstream's fresh home: our defaults
     ],
 )
 def test_upstream_model_forms_load_without_rewriting_the_file(tmp_path: Path, text: str, name: str,
