@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import itertools
 import tempfile
 import time
@@ -10,6 +9,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from textual._styles_cache import StylesCache
 
 from engine import clock
 from hermes_tui.collector import release_full_collections
@@ -29,12 +29,17 @@ def pinned_time_and_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def thaw_frozen_objects() -> Iterator[None]:
+def collector_per_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The app freezes its start-up heap (``gc.freeze``) and holds full collections during a
-    turn; neither may outlive a test's app."""
+    turn; neither may outlive a test's app. Its freeze is left out here: frozen, a test's app
+    could never be collected, and unfreezing would thaw the heap the suite froze once
+    (``tests/conftest.py``)."""
+    monkeypatch.setattr("hermes_tui.app.freeze_startup_objects", lambda: None)
     yield
-    gc.unfreeze()
     release_full_collections()
+    # Textual 8.2 caches this per widget (an ``lru_cache`` on a method), so it holds the line
+    # caches of up to 1,024 closed widgets: ~100k objects every full collection would walk.
+    StylesCache.get_inner_outer.cache_clear()
 
 
 @pytest.fixture(autouse=True)
