@@ -7,7 +7,8 @@
    synthetic 10,000-session home (ratio, target ≤ 1.5×).
 3. Typing latency in tmux (keypress → echo) with a 500-message session open vs a new session.
 
-Run: ``.venv/bin/python -m bench.bench_tui [--stream-only | --launch-only]`` (about two minutes).
+Run: ``.venv/bin/python -m bench.bench_tui [--stream-only | --launch-only] [--replies N]`` (about two
+minutes; ``--replies`` streams N replies per rate instead of 3).
 """
 
 from __future__ import annotations
@@ -228,8 +229,9 @@ def median_ms(values: list[float]) -> float:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
+        replies = int(sys.argv[sys.argv.index("--replies") + 1]) if "--replies" in sys.argv else STREAM_RUNS
         for rate in () if "--launch-only" in sys.argv else (1000, 250):
-            runs = [asyncio.run(streaming_lag(tmp_path / f"stream{rate}-{n}", rate)) for n in range(STREAM_RUNS)]
+            runs = [asyncio.run(streaming_lag(tmp_path / f"stream{rate}-{n}", rate)) for n in range(replies)]
             for run in runs:
                 print(f"stream at {rate} tok/s: {run}")
             print(f"stream at {rate} tok/s: lag ms {[run['lag_ms'] for run in runs]}, "
