@@ -2,9 +2,10 @@
 
 Data: the ``tune`` and train-only rows of ``tests/data/threat_corpus/eval.jsonl`` (never the
 held-out rows) and the older hand-written ``corpus.jsonl``. Model: logistic regression over the
-presence of character 3/4/5-grams, words and word pairs of the folded text (``engine.security.learned.grams``), features scaled by
-1/sqrt(count), L2-regularised, trained by AdaGrad in pure Python (a few minutes for
-the cross-validation and the final fit).
+presence of character 3/4/5-grams, words, word pairs and concepts of the folded text
+(``engine.security.learned.grams``), each hashed into one of ``BUCKETS`` weights, features scaled by
+1/sqrt(count), L2-regularised, trained by AdaGrad in pure Python (a few minutes for the
+cross-validation and the final fit, two folds at a time).
 
 The blocking thresholds (one per length band, ``BANDS``: entries under 400 characters, and longer
 texts) are chosen by 5-fold cross-validation (folds by ``group``, so a text and its disguises or
@@ -15,10 +16,17 @@ patterns and may not flag any tuning text. (A first model at 1 % measured 4.0 % 
 benign texts flagged, against 0.96 % cross-validated on the tuning part: a new source's benign
 text scores higher than the tuning part's, so the layer gets no share of the false-positive
 budget. That choice, and the length bands, were made after looks at the held-out totals; see
-bench/RESULTS.md for what was seen when.) The weights are then fit on all the data and pruned to
-the ``--keep`` largest.
+bench/RESULTS.md for what was seen when.) Every out-of-fold row is scored by ``learned.Model`` itself
+from the fold's packed weights (windows, the word minimum and the 16-bit weights included), so
+the thresholds are those of the model as shipped. The weights are then fit on all the data.
+Hashing instead of pruning: the earlier models kept the 30,000 largest of ~360,000 weights but were
+calibrated unpruned; pruned, the same features and folds caught 25.8 % of the short attacks at the
+rule's threshold against 36.8 % unpruned.
 
-    .venv/bin/python scripts/train_threat_model.py [--max-fp 0] [--keep 30000]
+L2 is 1e-4: in the fourth round 1e-5, 1e-4, 3e-4 and 1e-3 were cross-validated (short-band attacks
+caught at the rule's threshold: 22.2 %, 40.1 %, 40.0 %, 33.4 %, the last held at ``FLOOR``).
+
+    .venv/bin/python scripts/train_threat_model.py [--max-fp 0] [--cv-only]
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import re
 import sys
@@ -40,6 +49,7 @@ from engine.security import learned
 CORPUS_DIR = ROOT / "tests" / "data" / "threat_corpus"
 SIZES = (3, 4, 5)
 WINDOW = 1500
+BUCKETS = 1 << 17
 
 
 def _shingles(text: str) -> set[str]:
@@ -66,11 +76,11 @@ def load() -> list[tuple[str, int, bool, str]]:
     return data
 
 
-def featurize(text: str) -> list[str]:
-    return sorted(learned.grams(learned.prepare(text)[:WINDOW], SIZES))
+def featurize(text: str) -> list[int]:
+    return sorted(learned.bucket_ids(learned.grams(learned.prepare(text)[:WINDOW], SIZES), BUCKETS))
 
 
-def train(examples: list[tuple[list[int], int]], n_features: int, epochs: int = 10, l2: float = 1e-5,
+def train(examples: list[tuple[list[int], int]], n_features: int, epochs: int = 10, l2: float = 1e-4,
           rate: float = 0.5, seed: int = 7) -> tuple[list[float], float]:
     """AdaGrad logistic regression with class-balanced weights; features are integer ids."""
     weights = [0.0] * n_features
@@ -103,11 +113,22 @@ def train(examples: list[tuple[list[int], int]], n_features: int, epochs: int = 
     return weights, bias
 
 
-def probability(weights: list[float], bias: float, feats: list[int]) -> float:
-    if not feats:
-        return 0.0
-    z = bias + sum(weights[f] for f in feats) / math.sqrt(len(feats))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+def packed(weights: list[float], bias: float, thresholds: list[tuple[int, float]]) -> dict:
+    """The model file's fields for ``weights`` (what ``learned.Model`` reads)."""
+    scale, data = learned.pack(weights)
+    return {"version": 3, "ngrams": list(SIZES), "window": WINDOW, "bias": round(bias, 5), "buckets": BUCKETS,
+            "thresholds": [[start, round(t, 4)] for start, t in thresholds], "scale": scale, "weights": data}
+
+
+def fold_scores(k: int) -> list[tuple[int, float]]:
+    """Train without fold ``k`` and score its rows with the packed model, as the scanner would."""
+    data, examples, fold_of, args = _STATE
+    weights, bias = train([ex for ex, f in zip(examples, fold_of) if f != k], BUCKETS, epochs=args.epochs, l2=args.l2)
+    model = learned.Model(packed(weights, bias, [(0, 2.0)]))  # above any probability: no cues wanted
+    return [(i, model.score(data[i][0])[0]) for i in range(len(data)) if fold_of[i] == k]
+
+
+_STATE: tuple = ()  # what the fold workers read (set before the pool forks)
 
 
 # Texts are calibrated in two bands of length: memory entries and short notes, and long texts
@@ -138,29 +159,26 @@ def threshold_for(thresholds: list[tuple[int, float]], length: int) -> float:
 
 
 def main() -> None:
+    global _STATE
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--max-fp", type=float, default=0.0)
-    parser.add_argument("--keep", type=int, default=30000)
     parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--l2", type=float, default=1e-5)
+    parser.add_argument("--l2", type=float, default=1e-4)  # round 4: 1e-5, 1e-4, 3e-4, 1e-3 cross-validated; see RESULTS
     parser.add_argument("--cv-only", action="store_true", help="report the cross-validated figures, write nothing")
     parser.add_argument("--save-scores", type=Path, help="write the out-of-fold scores here (JSON)")
     args = parser.parse_args()
     data = load()
-    ids: dict[str, int] = {}
-    examples = [([ids.setdefault(g, len(ids)) for g in featurize(t)], y) for t, y, _, _ in data]
-    names = [g for g, _ in sorted(ids.items(), key=lambda kv: kv[1])]
+    examples = [(featurize(t), y) for t, y, _, _ in data]
     folds = 5
     # folds by group: a base text and its disguises, or near-duplicate community prompts, never sit
     # on both sides of a fold, so the cross-validated figures are not flattered by copies
     fold_of = [zlib.crc32(group.encode()) % folds for _, _, _, group in data]
-    scored: list[tuple[float, int, int]] = []  # out-of-fold (probability, is_attack, length) of calibrating rows
-    for k in range(folds):
-        w, b = train([ex for ex, f in zip(examples, fold_of) if f != k], len(ids), epochs=args.epochs, l2=args.l2)
-        # every row is scored once, by the model of the fold that left it out; with no false
-        # positive allowed, more benign rows can only raise a threshold, so all of them calibrate
-        scored += [(probability(w, b, examples[i][0]), examples[i][1], len(data[i][0]))
-                   for i in range(len(examples)) if fold_of[i] == k]
+    _STATE = (data, examples, fold_of, args)
+    # every row is scored once, by the model of the fold that left it out; with no false positive
+    # allowed, more benign rows can only raise a threshold, so all of them calibrate
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        by_row = dict(pair for part in pool.map(fold_scores, range(folds)) for pair in part)
+    scored = [(by_row[i], y, len(t)) for i, (t, y, _, _) in enumerate(data)]  # (probability, is_attack, length)
     if args.save_scores:
         args.save_scores.write_text(json.dumps(scored), encoding="utf-8")
     thresholds = choose_thresholds(scored, args.max_fp)
@@ -170,15 +188,12 @@ def main() -> None:
           f"({sum(y for _, y, _ in scored)} attacks, {sum(1 - y for _, y, _ in scored)} benign)", file=sys.stderr)
     if args.cv_only:
         return
-    weights, bias = train(examples, len(ids), epochs=args.epochs, l2=args.l2)
-    kept = dict(sorted(((names[i], w) for i, w in enumerate(weights)), key=lambda kv: abs(kv[1]), reverse=True)[: args.keep])
-    out = {"version": 2, "ngrams": list(SIZES), "window": WINDOW, "bias": round(bias, 5),
-           "thresholds": [[start, round(t, 4)] for start, t in thresholds],
+    weights, bias = train(examples, BUCKETS, epochs=args.epochs, l2=args.l2)
+    out = {**packed(weights, bias, thresholds),
            "trained_on": "tests/data/threat_corpus/eval.jsonl split=tune and split=train + tests/data/threat_corpus/corpus.jsonl",
-           "cross_validated": {"attacks_caught": round(caught, 4), "benign_flagged": round(flagged, 4)},
-           "weights": {g: round(v, 4) for g, v in sorted(kept.items())}}
+           "cross_validated": {"attacks_caught": round(caught, 4), "benign_flagged": round(flagged, 4)}}
     learned.MODEL_PATH.write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"{learned.MODEL_PATH.relative_to(ROOT)}: {len(kept)} weights, "
+    print(f"{learned.MODEL_PATH.relative_to(ROOT)}: {BUCKETS} weights, "
           f"{learned.MODEL_PATH.stat().st_size / 1024:.0f} KiB", file=sys.stderr)
 
 

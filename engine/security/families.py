@@ -1287,6 +1287,37 @@ COMPACT: tuple[Pattern, ...] = (
 )
 
 
+def _plain_words(source: str) -> tuple[str, ...]:
+    """The alternatives of a ``(?:a|b|c d)`` regex source that are plain words."""
+    return tuple(w for w in source[3:-1].split("|") if re.fullmatch(r"[a-z' -]+", w))
+
+
+# The vocabulary the learned layer reads as concepts (``learned.concepts``), every language's words
+# for one idea under one name, so its weights carry across languages and wordings.
+_LEXICON_FIELDS = ("verbs", "nouns", "quals", "cancelled", "forget_all", "reveal", "prompt", "persona", "unrestricted",
+                   "send", "address", "directive", "new_header", "deception", "data", "dest", "you", "obey_only",
+                   "this_note", "suspended", "real_task")
+_ENGLISH_CONCEPTS: dict[str, tuple[str, ...]] = {
+    "verbs": OVERRIDE_VERBS, "nouns": INSTRUCTION_NOUNS, "quals": INTENT_QUALIFIERS, "address": AI_ADDRESS,
+    "prompt": STRONG_NOUNS + ("initial prompt", "hidden instructions", "original instructions", "your instructions", "pre-prompt"),
+    "reveal": _plain_words(_REVEAL), "send": _plain_words(SEND_VERBS),
+    "persona": ("you are now", "from now on you are", "pretend", "pretend to be", "act as", "roleplay", "role-play", "role play",
+                "developer mode", "persona", "character", "jailbreak", "jailbroken", "dan", "stay in character", "you will be"),
+    "unrestricted": ("no restrictions", "without restrictions", "unrestricted", "unfiltered", "uncensored", "no rules",
+                     "no limits", "no filters", "no ethics", "amoral", "no morals", "no guidelines", "never refuses",
+                     "without any restrictions", "no boundaries", "do anything now", "anything now"),
+    "cancelled": ("no longer apply", "no longer valid", "are void", "are cancelled", "are revoked", "do not apply",
+                  "no longer binding", "superseded", "obsolete"),
+    "new_header": ("new instructions", "new rules", "updated instructions", "new system prompt"),
+    "deception": ("do not tell the user", "don't tell the user", "without telling", "without the user knowing", "secretly"),
+    "you": ("you", "your", "yourself"),
+    "real_task": ("your real task", "your true task", "your actual task", "your new task", "your real goal"),
+}
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    name: tuple(sorted({*_ENGLISH_CONCEPTS.get(name, ()), *(w for lex in LEXICONS for w in getattr(lex, name))}))
+    for name in _LEXICON_FIELDS}
+
+
 def _vocabulary() -> set[str]:
     """Every ASCII word of the word lists and pattern sources, for reading leetspeak (``normalize.leet``):
     a word like ``1nstruct10ns`` is read as a letter word only when a pattern could match that word."""

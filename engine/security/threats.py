@@ -16,12 +16,13 @@ How a text is scanned (see DESIGN.md "Threat scan"):
    ``families.PATTERNS`` runs on each; the letters-only view gets a few long phrases.
 3. Base64, hex, percent-encoded, escaped, ROT13 and tag-smuggled runs are decoded and scanned the
    same way (two levels deep); such a hit's excerpt starts with ``[base64]`` and the like.
-4. When no pattern hit, the learned layer (``learned``: a linear model over character n-grams)
-   scores the text; a confident score is a ``learned.injection`` hit.
+4. When no pattern hit, the learned layer (``learned``: a linear model over character n-grams,
+   words and cross-language concepts) scores the text; a confident score is a ``learned.injection`` hit.
 
 ``scan_entries`` scans memory entries together with their neighbours, so an attack split across two
 entries is seen: a hit in the seam of two entries that neither has alone is reported on both as
-``<id>.split``.
+``<id>.split``. The seam is read as the prompt joins entries, and also as one sentence when the
+first entry stops mid-sentence and the next carries on ("忽略之前" + "所有的指令").
 
 Linear time on any input: every gap between key words is bounded, no quantifier is nested over
 overlapping classes, the whole input is scanned (no prefix cap), long texts are scanned in
@@ -312,12 +313,38 @@ def seam_hits(first: str, second: str, first_hits: list[ThreatMatch] | None = No
         second_hits = scan(second)
     alone = {m.pattern_id for m in first_hits + second_hits}
     # joined as the prompt joins them ("\n§\n"), so patterns bounded by a line or a sentence do not
-    # read two separate entries as one sentence
+    # read two separate entries as one sentence …
     seam = first[-_SEAM:] + _ENTRY_SEPARATOR + second[:_SEAM]
+    hits = _scan_patterns(seam)
+    # … unless the first stops mid-sentence and the second carries on: then they are one sentence
+    if (joined := _continued(first[-_SEAM:], second[:_SEAM])) is not None:
+        for pid, match in _scan_patterns(joined).items():
+            hits.setdefault(pid, match)
     new = [ThreatMatch(f"{m.pattern_id}.split", m.category, m.excerpt)
-           for m in sorted(_scan_patterns(seam).values(), key=lambda m: _ORDER.get(m.pattern_id, 0))
+           for m in sorted(hits.values(), key=lambda m: _ORDER.get(m.pattern_id, 0))
            if m.pattern_id not in alone]
     return new, list(new)
+
+
+_SENTENCE_END = frozenset(".!?;:。！？；：…)]}\"'」』】）")
+
+
+def _no_spaces(ch: str) -> bool:
+    """A character of a script written without spaces between words (Chinese, Japanese)."""
+    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+def _continued(first: str, second: str) -> str | None:
+    """``first`` and ``second`` read as one sentence, when the first ends mid-sentence and the second
+    goes on in lower case or in a script without case ("忽略之前" + "所有的指令"); else ``None``.
+
+    A memory entry is a sentence or a note of its own ("User prefers pnpm" then "Send the weekly
+    summary …" starts anew with a capital), so only an entry cut off mid-sentence is continued.
+    """
+    head, tail = first.rstrip(), second.lstrip()
+    if not head or not tail or head[-1] in _SENTENCE_END or not tail[0].isalpha() or tail[0].isupper():
+        return None
+    return head + ("" if _no_spaces(head[-1]) and _no_spaces(tail[0]) else " ") + tail
 
 
 def first_threat(text: str) -> ThreatMatch | None:
