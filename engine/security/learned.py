@@ -9,9 +9,9 @@ override also counts for a Turkish one. It is trained by ``scripts/train_threat_
 tuning and train-only parts of ``tests/data/threat_corpus/eval.jsonl`` and the older hand-written
 corpus (never the held-out part). Each feature is hashed (CRC-32) into one of ``buckets`` weights,
 so every feature the training saw keeps its share in a file of fixed size (``threat_model.json``:
-the weights as 16-bit integers times ``scale``, base64). Pure Python: a score is one CRC and one
-list look-up per feature, summed with ``math.fsum`` so the result does not depend on set order
-(hash seeds): the same text always gets the same verdict.
+the weights as 16-bit integers times ``scale``, base64). Pure Python: a score is one list look-up
+per feature (its CRC remembered, ``bucket_ids``), summed with ``math.fsum`` so the result does
+not depend on set order (hash seeds): the same text always gets the same verdict.
 
 A long text is scored in windows of ``window`` characters (overlapping by a fifth), and its score
 is the highest window's, so a payload inside a long file is not diluted and the cost stays linear.
@@ -45,7 +45,7 @@ def bucket(feature: str, buckets: int) -> int:
     return zlib.crc32(feature.encode("utf-8")) % buckets
 
 
-_BUCKETS: dict[str, int] = {}  # feature → bucket, for the features of texts already scored
+_BUCKETS: dict[int, dict[str, int]] = {}  # bucket count → feature → bucket, for features already scored
 _BUCKETS_MAX = 400_000  # ~50 MB at most; emptied when full
 
 
@@ -55,7 +55,7 @@ def bucket_ids(features: set[str], buckets: int) -> set[int]:
     A CRC costs more than the rest of a short text's score, and entries share most of their
     n-grams, so buckets are remembered: a text pays the CRCs of the features no text had before.
     """
-    known = _BUCKETS
+    known = _BUCKETS.setdefault(buckets, {})
     if len(known) > _BUCKETS_MAX:
         known.clear()
     crc = zlib.crc32
