@@ -167,3 +167,16 @@ async def test_a_hit_deep_in_a_long_session_opens_at_the_match_and_pages_both_wa
         await wait_until(pilot, lambda: preview.end > end and not preview._reading)
         assert steps() == list(range(preview.first, preview.end))
         assert "earlier — scroll up for more" in str(preview.query(".preview-status").first().render())
+
+
+async def test_result_rows_are_built_only_when_drawn(db: SessionDB) -> None:
+    session = db.create_session(source="cli", title="Many matches")
+    db.append_messages(session, [{"role": "user", "content": f"wombat sighting {n}"} for n in range(150)])
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = await typed(pilot, "wombat")
+        await pilot.pause()
+        options = [screen.results.get_option_at_index(i) for i in range(screen.results.option_count)]
+        built = [o for o in options if o._build is None]
+        assert len(options) == search_screen.HIT_LIMIT + 1 and 10 < len(built) <= 24
+        assert "wombat sighting" in screen_text(app)
