@@ -24,10 +24,11 @@ from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible, visible_line
 from hermes_tui.widgets.literal import literal_line
 
-PAGE = 40
+PAGE = 16  # about what fills a preview (a message takes three rows or more): more is read on scrolling
 MESSAGE_CHARS = 1_500  # a preview, not the full text: very long tool outputs are cut
 MARKDOWN_ROLES = ("assistant",)  # as in the chat: the user's own text is shown as typed
-CONTEXT = PAGE // 4  # messages read above a focused one, so it opens with what led to it
+CONTEXT = 2  # messages read above a focused one at first; the page above follows once it is drawn
+RENDERED_KEPT = 512  # messages whose renderable a preview keeps (a Markdown reply is parsed once)
 MATCH_STYLE = "bold reverse"
 
 
@@ -95,6 +96,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self.focus_message_id: int | None = None
         self.marks: re.Pattern[str] | None = None
         self._above = self._below = Static("")  # replaced by ``show``
+        self._rendered: dict[tuple[int, str | None], RenderableType] = {}  # one store: ids are stable
 
     @property
     def loaded(self) -> int:
@@ -183,7 +185,14 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         focused = message.id == self.focus_message_id
         if focused:
             classes += " focused-match"
-        return Static(message_text(message, self.marks if focused else None), classes=classes, markup=False)
+        marks = self.marks if focused else None
+        key = (message.id, marks.pattern if marks is not None else None)
+        if (rendered := self._rendered.pop(key, None)) is None:
+            rendered = message_text(message, marks)
+        self._rendered[key] = rendered  # newest last
+        if len(self._rendered) > RENDERED_KEPT:
+            del self._rendered[next(iter(self._rendered))]
+        return Static(rendered, classes=classes, markup=False)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
