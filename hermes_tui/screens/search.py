@@ -212,8 +212,10 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self._run(self.initial_query, self._generation)
 
     def reopen(self) -> None:
-        """About to be shown again (the app keeps one search screen): the listed results are refreshed."""
+        """About to be shown again (the app keeps one search screen): the listed results are refreshed
+        (the old preview goes first, so that showing the screen does not restyle its messages)."""
         self._stop_queries()
+        self.query_one(TranscriptPreview).show(None)
         self._run(self.query_text, self._generation)
 
     def on_unmount(self) -> None:
