@@ -14,14 +14,14 @@ from textual.widget import Widget
 
 
 def deliver(widget: Widget, callback: Callable[..., Any], *args: Any) -> None:
-    """From a worker thread: ``callback(*args)`` on the UI thread while ``widget``'s screen is open."""
+    """From a worker thread: ``callback(*args)`` on the UI thread while ``widget``'s screen is open
+    (a coroutine callback is awaited there)."""
 
-    def run() -> None:
+    def run() -> Any:
         try:
             screen = widget.screen
         except NoScreen:  # already taken off its screen
-            return
-        if screen in widget.app.screen_stack:
-            callback(*args)
+            return None
+        return callback(*args) if screen in widget.app.screen_stack else None
 
     widget.app.call_from_thread(run)

@@ -418,6 +418,15 @@ class SessionDB:
         params = (session_id, -1 if limit is None else limit, offset)
         return self._read(lambda c: [stored_message(r) for r in c.execute(sql, params)])
 
+    def message_offset(self, session_id: str, message_id: int) -> int | None:
+        """Where ``message_id`` sits among the session's messages (the ``offset`` that
+        ``get_messages`` reads it at), so a browser can open a long session at a match without
+        reading what comes before it; ``None`` when the session holds no such message."""
+        sql = (f"SELECT (SELECT COUNT(*) FROM messages WHERE session_id = ? AND {ACTIVE} AND id < ?) "
+               f"FROM messages WHERE id = ? AND session_id = ? AND {ACTIVE}")
+        params = (session_id, message_id, message_id, session_id)
+        return self._read(lambda c: next((row[0] for row in c.execute(sql, params)), None))
+
     def load_transcript(self, session_id: str) -> list[dict[str, Any]]:
         return [m.to_dict() for m in self.get_messages(session_id)]
 

@@ -6,7 +6,9 @@ generation, so what is shown is never older than the last query that finished. E
 walks the index newest first, which costs about a bare ``MATCH … LIMIT`` whatever the word, and
 is drawn at once; when that page is full (a common word) the matches are ranked by relevance
 once typing pauses, on a second connection, and the ranked page replaces it. The debounce
-follows what the last queries cost, between ``DEBOUNCE_MIN_S`` and ``DEBOUNCE_MAX_S``. Session
+follows what the last queries cost in the store, between ``DEBOUNCE_MIN_S`` and
+``DEBOUNCE_MAX_S``. Result rows are built only when drawn (``ResultList``), and the preview of
+the first hit waits for typing to pause, so a keystroke's work on the UI thread is one frame. Session
 titles are searched beside the messages. The screen dismisses with a ``SearchTarget`` (the
 session and message to open) or ``None``; "summarize" runs the session-search summary off the UI
 thread and shows it in place of the preview.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 from rich.cells import cell_len
@@ -42,12 +45,14 @@ from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_text
+from hermes_tui.widgets.result_list import LazyOption, ResultList
 from hermes_tui.screens.hit_view import HitView, matched_words
 from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern
 
 DEBOUNCE_MIN_S, DEBOUNCE_MAX_S = 0.01, 0.15
 RANK_PAUSE_S = 0.3  # typing paused this long: rank a full page of newest matches
 RANK_BUDGET_S = 0.03  # a page that is not full is ranked at once when that fits in this budget
+PREVIEW_PAUSE_S = 0.2  # new results: the first hit's preview waits until typing pauses this long
 HIT_LIMIT = 100
 TITLE_LIMIT = 5
 RECENT_LIMIT = 30
@@ -107,17 +112,24 @@ def hit_line(hit: SearchHit, now: float, match_style: str, width: int) -> Text:
 
 def result_options(groups: list[list[SearchHit]], now: float, match_style: str, width: int) -> list[Option]:
     """Per conversation, a disabled heading for each session that holds hits (its own title and
-    id), then one option per matching message."""
+    id), then one option per matching message (each row built when it is first drawn)."""
     options: list[Option] = []
     for group in groups:
         by_session: dict[str, list[SearchHit]] = {}
         for hit in group:
             by_session.setdefault(hit.session_id, []).append(hit)
         for session_id, hits in by_session.items():
-            options.append(Option(session_heading(hits[0], len(hits)), id=f"group:{session_id}", disabled=True))
-            options.extend(Option(hit_line(hit, now, match_style, width), id=f"hit:{hit.session_id}:{hit.message_id}")
-                           for hit in hits)
+            options.append(LazyOption(partial(session_heading, hits[0], len(hits)), id=f"group:{session_id}",
+                                      disabled=True))
+            options.extend(LazyOption(partial(hit_line, hit, now, match_style, width),
+                                      id=f"hit:{hit.session_id}:{hit.message_id}") for hit in hits)
     return options
+
+
+def title_row(session: Session, now: float) -> Text:
+    return Text.assemble(("  " + visible_line(session.title or ""), "bold"),
+                         (f"  {visible_line(session.id)}  {relative_time(session.last_active, now)}", "dim"),
+                         no_wrap=True, overflow="ellipsis")
 
 
 def title_options(sessions: list[Session], now: float) -> list[Option]:
@@ -125,23 +137,21 @@ def title_options(sessions: list[Session], now: float) -> list[Option]:
     if not sessions:
         return []
     heading = Option(Text(f"Titles · {plural(len(sessions), 'session')}", style="bold"), id="titles", disabled=True)
-    return [heading, *(
-        Option(Text.assemble(("  " + visible_line(s.title or ""), "bold"),
-                             (f"  {visible_line(s.id)}  {relative_time(s.last_active, now)}", "dim"),
-                             no_wrap=True, overflow="ellipsis"), id=f"session:{s.id}")
-        for s in sessions)]
+    return [heading, *(LazyOption(partial(title_row, s, now), id=f"session:{s.id}") for s in sessions)]
+
+
+def recent_row(session: Session, now: float) -> Group:
+    return Group(
+        Text.assemble((visible_line(session.title or "(untitled)"), "bold"),
+                      (f"  {visible_line(session.source)}  {relative_time(session.last_active, now)}", "dim"),
+                      no_wrap=True),
+        Text("  " + truncate(visible_line(session.preview or ""), 100), style="dim", no_wrap=True, overflow="ellipsis"),
+    )
 
 
 def recent_options(sessions: list[Session], now: float) -> list[Option]:
-    """The empty-query view: recent sessions, one line each."""
-    return [
-        Option(Group(
-            Text.assemble((visible_line(s.title or "(untitled)"), "bold"),
-                          (f"  {visible_line(s.source)}  {relative_time(s.last_active, now)}", "dim"), no_wrap=True),
-            Text("  " + truncate(visible_line(s.preview or ""), 100), style="dim", no_wrap=True, overflow="ellipsis"),
-        ), id=f"session:{s.id}")
-        for s in sessions
-    ]
+    """The empty-query view: recent sessions, two lines each."""
+    return [LazyOption(partial(recent_row, s, now), id=f"session:{s.id}", lines=2) for s in sessions]
 
 
 class SearchScreen(Screen["SearchTarget | None"]):
@@ -168,9 +178,11 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self.ranked = True  # whether the listed hits are in their final order
         self._timer: Timer | None = None
         self._rank_timer: Timer | None = None
+        self._preview_timer: Timer | None = None
+        self._auto_highlight: Option | None = None  # highlighted by a new list, not by the user
         self._snippets: dict[str, str] = {}
         self._generation = 0  # bumped on every keystroke: results of an earlier one are dropped
-        self._cost = DEBOUNCE_MIN_S  # what a query and its drawing took lately (seconds, smoothed)
+        self._cost = DEBOUNCE_MIN_S  # what the store took for the last queries (seconds, smoothed)
         self._reader = db.reader()  # the quick walk
         self._ranker = db.reader()  # ranking, abandoned when a key arrives
         self._open_when_shown = False  # enter came before the results of the query typed
@@ -180,7 +192,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         yield Input(self.initial_query, placeholder='words, "a phrase", a OR b, NOT c, prefix*, 中文', id="query")
         yield Static("", id="search-status")
         with Horizontal(id="search-body"):
-            yield OptionList(id="results")
+            yield ResultList(id="results")
             with ContentSwitcher(initial="preview", id="side"):
                 yield TranscriptPreview(self.db, id="preview")
                 with VerticalScroll(id="summaries"):
@@ -200,8 +212,10 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self._run(self.initial_query, self._generation)
 
     def reopen(self) -> None:
-        """About to be shown again (the app keeps one search screen): the listed results are refreshed."""
+        """About to be shown again (the app keeps one search screen): the listed results are refreshed
+        (the old preview goes first, so that showing the screen does not restyle its messages)."""
         self._stop_queries()
+        self.query_one(TranscriptPreview).show(None)
         self._run(self.query_text, self._generation)
 
     def on_unmount(self) -> None:
@@ -216,7 +230,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         return min(DEBOUNCE_MAX_S, max(DEBOUNCE_MIN_S, self._cost))
 
     def _stop_queries(self) -> None:
-        for timer in (self._timer, self._rank_timer):
+        for timer in (self._timer, self._rank_timer, self._preview_timer):
             if timer is not None:
                 timer.stop()
         self._generation += 1
@@ -274,7 +288,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         started = time.monotonic()
         try:
             if not query.strip():
-                deliver(self, self._show_recent, generation, self.db.list_sessions(limit=RECENT_LIMIT), started)
+                deliver(self, self._show_recent, generation, self.db.list_sessions(limit=RECENT_LIMIT))
                 return
             hits = self._reader.search(query, limit=HIT_LIMIT, newest_first=True, cancelled=stale)
             titles = self._reader.titles(query, limit=TITLE_LIMIT, cancelled=stale)
@@ -288,7 +302,8 @@ class SearchScreen(Screen["SearchTarget | None"]):
         except HermesError as exc:
             deliver(self, self._failed, generation, str(exc))
             return
-        deliver(self, self._show, query, generation, hits, titles, ranked, started)
+        self._learn_cost(time.monotonic() - started)
+        deliver(self, self._show, query, generation, hits, titles, ranked)
 
     @work(thread=True, exclusive=True, group="rank")
     def _rank(self, query: str, generation: int) -> None:
@@ -298,31 +313,29 @@ class SearchScreen(Screen["SearchTarget | None"]):
             deliver(self, self._failed, generation, str(exc))
             return
         if hits is not None:
-            deliver(self, self._show, query, generation, hits, self.titles, True, None)
+            deliver(self, self._show, query, generation, hits, self.titles, True)
 
     def _failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
             self._set_status(message)
 
-    def _learn_cost(self, started: float | None) -> None:
-        if started is not None:
-            self._cost = 0.5 * self._cost + 0.5 * (time.monotonic() - started)
+    def _learn_cost(self, seconds: float) -> None:
+        """Only the store's time counts: drawing cannot be abandoned, a query can (the next key
+        interrupts it), so a cheap query starts almost at once however slow a frame is."""
+        self._cost = 0.5 * self._cost + 0.5 * seconds
 
-    def _show_recent(self, generation: int, sessions: list[Session], started: float) -> None:
+    def _show_recent(self, generation: int, sessions: list[Session]) -> None:
         if generation != self._generation:
             return
         self.hits, self.titles, self.ranked = [], [], True
         self._list(recent_options(sessions, clock.now()), "", "Recent sessions — type to search")
-        self.call_after_refresh(self._learn_cost, started)
 
-    def _show(self, query: str, generation: int, hits: list[SearchHit], titles: list[Session], ranked: bool,
-              started: float | None) -> None:
+    def _show(self, query: str, generation: int, hits: list[SearchHit], titles: list[Session], ranked: bool) -> None:
         if generation != self._generation:
             return  # a key arrived since this query started
         self.hits, self.titles, self.ranked = hits, titles, ranked
         self._snippets = {f"hit:{h.session_id}:{h.message_id}": h.snippet for h in hits}
         self._list(self._options(), query, self._status(query))
-        self.call_after_refresh(self._learn_cost, started)
         if self._open_when_shown and query == self.query_text:
             self._open_highlighted()
             return
@@ -356,6 +369,7 @@ class SearchScreen(Screen["SearchTarget | None"]):
         self._set_status(status)
         enabled = [i for i, o in enumerate(options) if not o.disabled]
         first = next((i for i in enabled if (options[i].id or "").startswith("hit:")), enabled[0] if enabled else None)
+        self._auto_highlight = options[first] if first is not None else None
         self.results.highlighted = first
         if first is None:
             self.query_one(TranscriptPreview).show(None)
@@ -365,9 +379,20 @@ class SearchScreen(Screen["SearchTarget | None"]):
 
     @on(OptionList.OptionHighlighted, "#results")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The preview follows the highlight; for the first hit of new results it waits until
+        typing pauses, so that drawing a transcript per keystroke never delays the next key."""
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
         target = self._target(event.option.id)
         if target is None:
             return
+        if event.option is self._auto_highlight:
+            self._auto_highlight = None
+            self._preview_timer = self.set_timer(PREVIEW_PAUSE_S, lambda: self._preview(target))
+        else:
+            self._preview(target)
+
+    def _preview(self, target: SearchTarget) -> None:
         self.query_one(ContentSwitcher).current = "preview"
         self.query_one(TranscriptPreview).show(target.session_id, focus_message_id=target.message_id,
                                                title=self._title_of(target.session_id),
@@ -434,6 +459,8 @@ class SearchScreen(Screen["SearchTarget | None"]):
         if not query:
             self.notify("Type a query to summarize what matched.", severity="warning")
             return
+        if self._preview_timer is not None:
+            self._preview_timer.stop()  # the summaries take the preview's place until the highlight moves
         self.query_one("#summary-text", Static).update(literal_text(f"Summarizing the sessions that match {query!r}…"))
         self.query_one(ContentSwitcher).current = "summaries"
         self._summarize(query)

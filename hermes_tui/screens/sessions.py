@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static, Tree
+from textual.widgets.tree import TreeNode as TreeRow
 from textual.worker import get_current_worker
 
 from engine.errors import HermesError
@@ -105,6 +106,7 @@ class SessionsScreen(Screen[str | None]):
         self.pager = LineagePager(db, self.filter, page_size)
         self._filter_timer: Timer | None = None
         self._page_in_flight: LineagePager | None = None
+        self._auto_highlight: TreeRow[Session | None] | None = None  # the first lineage, highlighted as the tree opens
 
     def compose(self) -> ComposeResult:
         yield Static("Sessions", id="browser-title")
@@ -131,7 +133,9 @@ class SessionsScreen(Screen[str | None]):
         self._load_sources()
 
     def reopen(self) -> None:
-        """About to be shown again (the app keeps one browser): lineages are read afresh, as chats went on."""
+        """About to be shown again (the app keeps one browser): lineages are read afresh, as chats went on.
+        The old preview goes first, so that showing the screen does not restyle its messages."""
+        self.preview.show(None)
         self.tree.focus()
         self.reload()
         self._load_sources()
@@ -164,7 +168,8 @@ class SessionsScreen(Screen[str | None]):
         first = not self.tree.root.children
         self.tree.add_lineages(page, more=not pager.exhausted)
         if first and self.tree.root.children:
-            self.tree.move_cursor(self.tree.root.children[0])
+            self._auto_highlight = self.tree.root.children[0]
+            self.tree.move_cursor(self._auto_highlight)
 
     @work(thread=True, group="sources")
     def _load_sources(self) -> None:
@@ -177,12 +182,20 @@ class SessionsScreen(Screen[str | None]):
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:
-        session = event.node.data
-        if session is None:
+        if event.node.data is None:
             if event.node is self.tree.more_row:
                 self._load_page()
             return
-        self.preview.show(session.id, title=session.title or session.id)
+        if event.node is self._auto_highlight:  # the tree is drawn first, its preview in the frames after
+            self._auto_highlight = None
+            self.call_after_refresh(self._preview, event.node)
+        else:
+            self._preview(event.node)
+
+    def _preview(self, node: TreeRow[Session | None]) -> None:
+        session = node.data
+        if session is not None and node is self.tree.cursor_node:  # not moved on since
+            self.preview.show(session.id, title=session.title or session.id)
 
     # ----- filters -------------------------------------------------------------------------
 

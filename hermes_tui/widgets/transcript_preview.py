@@ -1,9 +1,10 @@
-"""A read-only transcript preview, loaded a page at a time as the user scrolls.
+"""A read-only transcript preview: a window of a session's messages, grown as the user scrolls.
 
-A session may hold thousands of messages; the preview reads ``PAGE`` of them in a thread worker
-and the next page only when the view nears its end, so selecting a session in a browser costs
-one small query whatever its size. ``show(..., focus_message_id=)`` keeps paging until the
-matched message is mounted, then scrolls it into view (the search screen uses this).
+A session may hold thousands of messages; the preview reads ``PAGE`` of them in a thread worker,
+and the page before or after the loaded run only when the view comes within its own height of
+that end, so selecting a session in a browser costs one small query whatever its size.
+``show(..., focus_message_id=)`` opens the window at the matched message, however deep in the
+session it sits (the search screen uses this), and scrolls it to the top of the view.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible, visible_line
 from hermes_tui.widgets.literal import literal_line
 
-PAGE = 40
+PAGE = 16  # about what fills a preview (a message takes three rows or more): more is read on scrolling
 MESSAGE_CHARS = 1_500  # a preview, not the full text: very long tool outputs are cut
 MARKDOWN_ROLES = ("assistant",)  # as in the chat: the user's own text is shown as typed
-FOCUS_PAGES = 50  # how far (in pages) to look for a focused message before giving up
+CONTEXT = 2  # messages read above a focused one at first; the page above follows once it is drawn
+RENDERED_KEPT = 512  # messages whose renderable a preview keeps (a Markdown reply is parsed once)
 MATCH_STYLE = "bold reverse"
 
 
@@ -71,7 +73,8 @@ def match_pattern(words: list[str]) -> re.Pattern[str] | None:
 
 
 class TranscriptPreview(VerticalScroll, can_focus=True):
-    """Messages of one session; ``show`` switches session, scrolling near the end loads more."""
+    """Messages ``first``…``end`` (offsets in the session) of one session; ``show`` switches
+    session, scrolling near either end of the loaded run reads the next page there."""
 
     DEFAULT_CSS = """
     TranscriptPreview { padding: 0 1; }
@@ -86,69 +89,111 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         super().__init__(id=id)
         self.db = db
         self.session_id: str | None = None
-        self.loaded = 0
-        self.exhausted = True
+        self.first = self.end = 0
+        self.more_after = False
         self._reading = False
         self._generation = 0  # bumped by every ``show``: a page read for an earlier one is dropped
         self.focus_message_id: int | None = None
         self.marks: re.Pattern[str] | None = None
+        self._above = self._below = Static("")  # replaced by ``show``
+        self._rendered: dict[tuple[int, str | None], RenderableType] = {}  # one store: ids are stable
+
+    @property
+    def loaded(self) -> int:
+        return self.end - self.first
 
     def show(self, session_id: str | None, *, focus_message_id: int | None = None, title: str = "",
              marks: re.Pattern[str] | None = None) -> None:
-        """Replace the content with the first page of ``session_id`` (``None`` clears it); pages
-        are read up to ``focus_message_id``, which is scrolled to the top with ``marks`` styled."""
-        self.session_id, self.loaded, self.exhausted = session_id, 0, session_id is None
+        """Replace the content with the first page of ``session_id`` (``None`` clears it), or the
+        page around ``focus_message_id``, which is scrolled to the top with ``marks`` styled."""
+        self.session_id, self.first, self.end, self.more_after = session_id, 0, 0, False
         self.focus_message_id, self.marks = focus_message_id, marks
         self._generation += 1
         self._reading = session_id is not None
         self.border_title = literal_line(title)  # a str border title would be parsed as markup
         self.remove_children()
+        # What lies beyond the loaded run, above and below it; pages are mounted between the two.
+        self._above, self._below = (Static("", classes="preview-status") for _ in range(2))
+        self._above.display = self._below.display = False
+        self.mount(self._above, self._below)
         if session_id is not None:
-            self._load(self._generation, session_id, 0, FOCUS_PAGES if focus_message_id is not None else 1)
-
-    def load_more(self) -> None:
-        if self.session_id is not None and not self.exhausted and not self._reading:
-            self._reading = True
-            self._load(self._generation, self.session_id, self.loaded, 1)
+            self._open(self._generation, session_id, focus_message_id)
 
     @work(thread=True, exclusive=True, group="preview")
-    def _load(self, generation: int, session_id: str, offset: int, max_pages: int) -> None:
-        messages: list[StoredMessage] = []
-        full = True
-        for page in range(max_pages):
-            batch = self.db.get_messages(session_id, offset=offset + len(messages), limit=PAGE)
-            messages.extend(batch)
-            full = len(batch) == PAGE
-            if not full or any(m.id == self.focus_message_id for m in batch):
-                break
-        deliver(self, self._append, generation, messages, full)
+    def _open(self, generation: int, session_id: str, focus_message_id: int | None) -> None:
+        at = self.db.message_offset(session_id, focus_message_id) if focus_message_id is not None else None
+        start = max(0, at - CONTEXT) if at is not None else 0
+        deliver(self, self._place, generation, start, self.db.get_messages(session_id, offset=start, limit=PAGE))
 
-    def _append(self, generation: int, messages: list[StoredMessage], more: bool) -> None:
+    @work(thread=True, exclusive=True, group="preview")
+    def _read(self, generation: int, session_id: str, start: int, count: int) -> None:
+        deliver(self, self._place, generation, start, self.db.get_messages(session_id, offset=start, limit=count))
+
+    async def _place(self, generation: int, start: int, messages: list[StoredMessage]) -> None:
+        """Mount a page read at offset ``start``: the first one, or one just before or after the
+        loaded run; once laid out, the focused message is scrolled to the top, or what the user
+        was reading stays where it was."""
         if generation != self._generation:
             return  # the user moved on while this page was read
-        self._reading = False
-        self.query(".preview-status").remove()
         widgets = [self._message_widget(m) for m in messages]
-        self.loaded += len(messages)
-        self.exhausted = not more
-        if not more and self.loaded == 0:
-            widgets.append(Static("no messages", classes="preview-status"))
-        elif more:
-            widgets.append(Static(Content(f"⋯ {self.loaded} shown — scroll for more"), classes="preview-status"))
-        self.mount_all(widgets)
         target = next((w for w in widgets if w.has_class("focused-match")), None)
-        if target is not None:
-            self.call_after_refresh(self.scroll_to_widget, target, top=True, animate=False)
+        if self.loaded and start < self.first:
+            anchor = self.children[self.children.index(self._above) + 1]
+            offset = self.scroll_y - anchor.virtual_region.y
+            self.first = start
+            await self.mount_all(widgets, after=self._above)
+        else:
+            anchor = None
+            if not self.loaded:
+                self.first = self.end = start
+            self.end += len(messages)
+            self.more_after = len(messages) == PAGE
+            await self.mount_all(widgets, before=self._below)
+        self._above.display, self._below.display = self.first > 0, self.more_after or not self.loaded
+        self._above.update(Content(f"⋯ {self.first} earlier — scroll up for more"))
+        self._below.update(Content(f"⋯ {self.end} shown — scroll for more") if self.loaded else "no messages")
+
+        def settle(tries: int = 10) -> None:
+            if generation != self._generation:
+                return
+            if widgets and not widgets[-1].virtual_region.height and tries:
+                self.call_after_refresh(settle, tries - 1)  # not laid out yet: the scroll would be clamped
+                return
+            if target is not None:
+                self.scroll_to_widget(target, top=True, animate=False, immediate=True)
+            elif anchor is not None:
+                self.scroll_to(y=anchor.virtual_region.y + offset, animate=False, immediate=True)
+            self._reading = False
+            self._near_edges()
+
+        self.call_after_refresh(settle)
+
+    def _near_edges(self) -> None:
+        """Within a view's height of either end of the loaded run, read the next page there."""
+        if self.session_id is None or self._reading or not self.is_mounted:
+            return
+        if self.first > 0 and self.scroll_y < self.size.height:
+            start = max(0, self.first - PAGE)
+            self._reading = True
+            self._read(self._generation, self.session_id, start, self.first - start)
+        elif self.more_after and self.scroll_y > self.max_scroll_y - self.size.height:
+            self._reading = True
+            self._read(self._generation, self.session_id, self.end, PAGE)
 
     def _message_widget(self, message: StoredMessage) -> Static:
         classes = f"preview-message role-{message.role}"
         focused = message.id == self.focus_message_id
         if focused:
             classes += " focused-match"
-        return Static(message_text(message, self.marks if focused else None), classes=classes, markup=False)
+        marks = self.marks if focused else None
+        key = (message.id, marks.pattern if marks is not None else None)
+        if (rendered := self._rendered.pop(key, None)) is None:
+            rendered = message_text(message, marks)
+        self._rendered[key] = rendered  # newest last
+        if len(self._rendered) > RENDERED_KEPT:
+            del self._rendered[next(iter(self._rendered))]
+        return Static(rendered, classes=classes, markup=False)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        if new >= self.max_scroll_y - 2:
-            self.load_more()
-
+        self._near_edges()

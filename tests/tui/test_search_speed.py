@@ -10,11 +10,11 @@ import pytest
 from rich.text import Text
 from textual.widgets import Input
 
-from engine.store import SessionDB
+from engine.store import MATCH_END, MATCH_START, SessionDB
 from hermes_tui.screens import search as search_screen
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match
-from hermes_tui.widgets.transcript_preview import TranscriptPreview
+from hermes_tui.widgets.transcript_preview import PAGE, TranscriptPreview
 from tests.tui.helpers import SIZE, screen_text, wait_until
 from tests.tui.test_sessions_screen import ScreenHost
 
@@ -56,7 +56,7 @@ async def test_the_preview_survives_any_rate_of_queries(db: SessionDB, monkeypat
         await wait_until(pilot, lambda: not any(w.is_running for w in app.workers) and not preview._reading)
         shown = [w for w in preview.children if w.has_class("preview-message")]
         assert len(shown) == len({id(w) for w in shown}) == preview.loaded
-        assert len(preview.query(".preview-status")) <= 1
+        assert len([w for w in preview.query(".preview-status") if w.display]) <= 1
 
 
 def test_fit_match_keeps_the_match_in_view() -> None:
@@ -138,3 +138,45 @@ def test_snapshot_hit_view(snap_compare, upstream_home: Path) -> None:
         assert snap_compare(ScreenHost(lambda: SearchScreen(upstream)), terminal_size=(100, 24), run_before=run_before)
     finally:
         upstream.close()
+
+
+async def test_a_hit_deep_in_a_long_session_opens_at_the_match_and_pages_both_ways(db: SessionDB) -> None:
+    """A match 2,500 messages in (past where paging from the start would reach) opens in view;
+    scrolling above or below the loaded window reads the pages there, in order."""
+    session = db.create_session(source="cli", title="Long run")
+    ids = db.append_messages(session, [{"role": "user", "content": f"step {n}" + (" quokkafind" if n == 2500 else "")}
+                                       for n in range(2600)])
+    app = ScreenHost(lambda: HitView(db, session, ids[2500], title="Long run", snippet=f"{MATCH_START}quokkafind{MATCH_END}"))
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        preview = app.screen.transcript
+        await wait_until(pilot, lambda: not preview._reading and "quokkafind" in screen_text(app))
+        assert preview.end - preview.first < 4 * PAGE and preview.first > 2000  # a window, not 2,500 messages
+
+        def steps() -> list[int]:
+            return [int(str(w.render()).split("step ")[1].split()[0]) for w in preview.query(".preview-message")]
+
+        first = preview.first
+        preview.scroll_home(animate=False)
+        await wait_until(pilot, lambda: preview.first < first and not preview._reading)
+        assert steps() == list(range(preview.first, preview.end))
+        top = next(line for line in screen_text(app).splitlines() if "step " in line)
+        assert f"step {first} " in top + " "  # the page above came in above what was being read
+        preview.scroll_end(animate=False)
+        end = preview.end
+        await wait_until(pilot, lambda: preview.end > end and not preview._reading)
+        assert steps() == list(range(preview.first, preview.end))
+        assert "earlier — scroll up for more" in str(preview.query(".preview-status").first().render())
+
+
+async def test_result_rows_are_built_only_when_drawn(db: SessionDB) -> None:
+    session = db.create_session(source="cli", title="Many matches")
+    db.append_messages(session, [{"role": "user", "content": f"wombat sighting {n}"} for n in range(150)])
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = await typed(pilot, "wombat")
+        await pilot.pause()
+        options = [screen.results.get_option_at_index(i) for i in range(screen.results.option_count)]
+        built = [o for o in options if o._build is None]
+        assert len(options) == search_screen.HIT_LIMIT + 1 and 10 < len(built) <= 24
+        assert "wombat sighting" in screen_text(app)

@@ -48,6 +48,9 @@ def test_transcript_round_trip_and_multimodal_text(db: SessionDB) -> None:
                          "timestamp": FIXED_NOW}
     assert loaded[3]["finish_reason"] == "stop"
     assert [m.id for m in db.get_messages(sid, offset=1, limit=2)] == ids[1:3]
+    assert [db.message_offset(sid, i) for i in ids] == [0, 1, 2, 3]
+    other = db.create_session()
+    assert db.message_offset(other, ids[2]) is None and db.message_offset(sid, ids[-1] + 1) is None
 
 
 def test_counters_are_bumped_per_append(db: SessionDB) -> None:
