@@ -32,6 +32,11 @@ def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
     return None
 
 
+# Its own generator: a retry in a background thread (a title, a review) never moves the
+# process's global random state under code that seeds or checks it.
+_JITTER = random.Random()
+
+
 @dataclass
 class RetryPolicy:
     """Exponential backoff with jitter, a bounded number of attempts and a bounded total wait.
@@ -45,7 +50,7 @@ class RetryPolicy:
     max_delay: float = 30.0
     total_budget: float = 90.0
     sleep: Callable[[float], None] | None = None
-    jitter: Callable[[], float] = random.random
+    jitter: Callable[[], float] = _JITTER.random
     clock: Callable[[], float] = time.monotonic
 
     def pause(self, seconds: float, cancel: threading.Event | None) -> None:

@@ -23,6 +23,7 @@ T = TypeVar("T")
 SQLITE_HEADER = b"SQLite format 3\x00"
 MAX_WRITE_ATTEMPTS = 15
 RETRY_SLEEP_RANGE = (0.020, 0.150)
+_RETRY_RANDOM = random.Random()  # its own generator: writers in threads never move the global one
 BUSY_TIMEOUT_S = 2.0
 # Errors meaning "this filesystem cannot do WAL" (NFS, SMB, some FUSE mounts).
 WAL_UNSUPPORTED = ("locking protocol", "not authorized")
@@ -141,7 +142,7 @@ def verify_intact(conn: sqlite3.Connection, path: Path, sleep: Callable[[float],
             rows = conn.execute("PRAGMA quick_check(1)").fetchall()
         except sqlite3.DatabaseError as exc:
             if is_busy(exc) and attempt < MAX_WRITE_ATTEMPTS:
-                sleep(random.uniform(*RETRY_SLEEP_RANGE))
+                sleep(_RETRY_RANDOM.uniform(*RETRY_SLEEP_RANGE))
                 continue
             if is_busy(exc):
                 raise store_error(str(path), exc) from exc
@@ -192,7 +193,7 @@ def run_write(
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             if is_busy(exc) and attempt < MAX_WRITE_ATTEMPTS:
-                sleep(random.uniform(*RETRY_SLEEP_RANGE))
+                sleep(_RETRY_RANDOM.uniform(*RETRY_SLEEP_RANGE))
                 continue
             if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
                 raise store_error(label, exc) from exc
