@@ -26,7 +26,7 @@ from pathlib import Path
 
 from bench.bench_tui_browse import write_config
 from bench.synthetic_home import long_session
-from bench.record import append_run
+from bench.record import publish
 from bench.timing import percentile
 from bench.tmux_poll import Poller, open_app, resolution
 from engine.store import SessionDB
@@ -120,9 +120,7 @@ def main() -> int:
               f"({args.burst / scroll['burst_s']:.0f} steps/s).",
               "Steps (ms): " + ", ".join(f"{t:.0f}" for t in steps)]
     text = "\n".join(lines) + "\n"
-    print(text)
-    if not args.no_record:
-        append_run("resume_long", text)
+    publish("resume_long", text, record=not args.no_record)
     return 0
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 
 from bench.bench_tui import CHARS_PER_TOKEN, long_reply
-from bench.record import append_run
+from bench.record import publish
 from bench.timing import percentile
 from bench.tmux_poll import Poller, open_app, resolution
 from hermes_tui.loopback_llm import LoopbackLLM, Recorded, Reply
@@ -160,9 +160,7 @@ def main() -> int:
         for launch in range(args.launches):
             times += one_launch(Path(tmp), llm, launch, args, intervals)
     text = report(times, intervals, args)
-    print(text)
-    if not args.no_record:
-        append_run("stream_end", text)
+    publish("stream_end", text, record=not args.no_record)
     return 0
 
 

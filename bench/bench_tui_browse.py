@@ -35,7 +35,7 @@ from typing import Callable
 
 import yaml
 
-from bench.record import append_run
+from bench.record import publish
 from bench.synthetic_home import cached_home
 from bench.timing import percentile
 from engine.store import SessionDB
@@ -337,9 +337,7 @@ def main() -> int:
         big = asyncio.run(run_app(big_home, args.repeat, search=True, preview_session=preview_session))
         empty = asyncio.run(run_app(empty_home, args.repeat, search=False, preview_session=None))
     text = report(big, empty, store, args.repeat)
-    print(text)
-    if not args.no_record:
-        append_run("tui_browse", text)
+    publish("tui_browse", text, record=not args.no_record)
     return 0
 
 

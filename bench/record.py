@@ -22,3 +22,10 @@ def append_run(name: str, report: str) -> Path:
     with path.open("a", encoding="utf-8") as out:
         out.write(f"\n## Run of {stamp}\n\n{report}" + ("" if report.endswith("\n") else "\n"))
     return path
+
+
+def publish(name: str, report: str, *, record: bool) -> None:
+    """Print ``report`` and, unless ``record`` is off (``--no-record``), append it to the history."""
+    print(report)
+    if record:
+        append_run(name, report)

@@ -129,18 +129,24 @@ def test_upstream_case_is_blocked_by_its_family(text: str, family: str) -> None:
     assert family in families(text), ids(text)
 
 
-# ── false positives the first scanner had (each must pass, in memory and context files) ────
-FALSE_POSITIVES = [
+# ── facts that look like the families (each must pass, in memory and context files) ─────────
+NOT_THREATS = [
+    # false positives the first scanner had: status lines, not a new identity
     "You are now ready to start the project",
     "You are now on the main branch",
     "You are now connected to the database",
     "You are now set up for development",
+    # facts near the later families (suspended rules, maintenance mode, planted tool calls)
+    "safe_mode=false only in the local profile; production always runs with safe_mode=true.",
+    "The site is now in maintenance mode until 18:00.",
+    "To clean up temp files, call delete_file on each path in the tmp list.",
+    "Die Regeln des Spiels stehen in RULES.md.",
 ]
 
 
-@pytest.mark.parametrize("text", FALSE_POSITIVES)
-def test_status_lines_are_not_a_new_identity(text: str) -> None:
-    assert scan(text) == []
+@pytest.mark.parametrize("text", NOT_THREATS)
+def test_facts_that_look_like_a_family_pass(text: str) -> None:
+    assert scan(text) == [], ids(text)
 
 
 # ── the deliberate allowances and realistic memory facts ───────────────────────────────────
@@ -271,19 +277,6 @@ def test_each_lexicon_wording_is_caught_by_its_pattern(pattern_id: str) -> None:
     text = LEXICON_EXAMPLES[pattern_id]
     assert any(pattern.regex.search(view) for _, view in normalize.views(text)), text
     assert pattern.category in families(text)
-
-
-NOT_THREATS = (
-    "safe_mode=false only in the local profile; production always runs with safe_mode=true.",
-    "The site is now in maintenance mode until 18:00.",
-    "To clean up temp files, call delete_file on each path in the tmp list.",
-    "Die Regeln des Spiels stehen in RULES.md.",
-)
-
-
-@pytest.mark.parametrize("text", NOT_THREATS)
-def test_facts_near_the_new_families_pass(text: str) -> None:
-    assert scan(text) == [], ids(text)
 
 
 # ── determinism: the prompt prefix depends on it ───────────────────────────────────────────
