@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from engine.atomic import atomic_write_text
-from engine.config.load import read_user_config
+from engine.config.load import read_user_config, safe_load
 from engine.config.schema import validate
 from engine.errors import ConfigError
 
@@ -100,6 +100,6 @@ def set_config_value(home: Path, dotted: str, value: Any) -> None:
 
 def _safe_load(text: str) -> Any:
     try:
-        return yaml.safe_load(text) or {}
+        return safe_load(text) or {}
     except yaml.YAMLError:
         return None

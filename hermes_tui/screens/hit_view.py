@@ -12,10 +12,10 @@ import re
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Static
 
 from engine.store import MATCH_END, MATCH_START, SessionDB
+from hermes_tui.screens.first_resume import StyledOnceScreen
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_line
 from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern
@@ -28,7 +28,7 @@ def matched_words(snippet: str) -> list[str]:
     return _MARKED.findall(snippet)
 
 
-class HitView(Screen[bool]):
+class HitView(StyledOnceScreen[bool]):
     """Dismisses with ``True`` to continue from the lineage tip, ``False`` to go back."""
 
     DEFAULT_CSS = """

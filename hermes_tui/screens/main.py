@@ -19,12 +19,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import var
-from textual.screen import Screen
 from textual.widgets import Static, TextArea
 
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
 from hermes_tui.messages import ApprovalRequested, ChatScrollRequested, MemoryOutcome, PendingChanged
 from hermes_tui.palette import PaletteAction
+from hermes_tui.screens.first_resume import StyledOnceScreen
 from hermes_tui.slash_commands import SlashRegistry
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue
@@ -55,7 +55,7 @@ class MainDeps:
     cancel_turn: Callable[[], None]  # escape while busy
 
 
-class MainScreen(Screen):
+class MainScreen(StyledOnceScreen):
     """Layout plus the small amount of glue between neighbouring widgets."""
 
     # Its stylesheet, screens/main.tcss, is loaded by the app: a default screen gets no CSS_PATH.

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -30,6 +30,7 @@ from engine.memory.store import HEADERS, TARGETS
 from engine.memory.undo import undo_change
 from engine.store import SessionDB
 from hermes_tui.formatting import one_line, utc_text
+from hermes_tui.screens.first_resume import StyledOnceScreen
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal, literal_line
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
@@ -106,7 +107,7 @@ class SessionAtMessage(ModalScreen[str | None]):
         self.dismiss(self.session_id)
 
 
-class MemoryHistoryScreen(Screen[str | None]):
+class MemoryHistoryScreen(StyledOnceScreen[str | None]):
     """Dismisses with a session id to resume (chosen in ``SessionAtMessage``), else ``None``."""
 
     CSS_PATH = "memory_history.tcss"

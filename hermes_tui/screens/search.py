@@ -28,7 +28,6 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.input import Selection
@@ -41,6 +40,7 @@ from engine.session_search import SessionSearchResult, format_text, session_sear
 from engine.store import SearchHit, SessionDB
 from engine.store.models import Session
 from hermes_tui.formatting import group_by_lineage, one_line, relative_time, snippet_text, truncate
+from hermes_tui.screens.first_resume import StyledOnceScreen
 from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
@@ -154,7 +154,7 @@ def recent_options(sessions: list[Session], now: float) -> list[Option]:
     return [LazyOption(partial(recent_row, s, now), id=f"session:{s.id}", lines=2) for s in sessions]
 
 
-class SearchScreen(Screen["SearchTarget | None"]):
+class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
     """Type to search; arrows pick a result, ``enter`` opens it, ``s`` summarizes."""
 
     CSS_PATH = "search.tcss"

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static, Tree
 from textual.widgets.tree import TreeNode as TreeRow
@@ -24,6 +24,7 @@ from engine.store import SessionDB
 from engine.store.maintenance import Removal
 from engine.store.models import Session, TreeNode
 from hermes_tui.screens.confirm import Confirm
+from hermes_tui.screens.first_resume import StyledOnceScreen
 from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.session_tree import PAGE_SIZE, LineageFilter, LineagePager, SessionTree
@@ -84,7 +85,7 @@ class RenameSession(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class SessionsScreen(Screen[str | None]):
+class SessionsScreen(StyledOnceScreen[str | None]):
     """Browse lineages, preview transcripts, resume, rename, delete."""
 
     CSS_PATH = "sessions.tcss"

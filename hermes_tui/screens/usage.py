@@ -17,12 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from engine.pricing import LOCAL_SERVER, PRICES_AS_OF
 from engine.prompt.prefix import PrefixBreak
 from engine.usage import RequestRecord, total_cost
+from hermes_tui.screens.first_resume import StyledOnceScreen
 from hermes_tui.usage_text import cost_text, money, share
 from hermes_tui.widgets.cache_chart import CacheChart
 from hermes_tui.widgets.footer import CoalescingFooter
@@ -104,7 +104,7 @@ def summary(records: list[RequestRecord], priced_as: str | None, context: str) -
     ])
 
 
-class UsageScreen(Screen[None]):
+class UsageScreen(StyledOnceScreen[None]):
     """The session's requests: summary, per-turn chart, one row per request, the break detail."""
 
     CSS_PATH = "usage.tcss"

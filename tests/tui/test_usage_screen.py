@@ -67,7 +67,7 @@ async def test_each_request_shows_the_cache_figures_the_server_reported(tmp_path
     home = make_home(tmp_path, model)
     if wire == "anthropic":
         config = yaml.safe_load((home / "config.yaml").read_text())
-        config["model"] = {"provider": "anthropic", "name": "claude-sonnet-4-5", "base_url": model.base_url_anthropic}
+        config["model"] = {"provider": "anthropic", "name": "claude-sonnet-4-6", "base_url": model.base_url_anthropic}
         (home / "config.yaml").write_text(yaml.safe_dump(config))
     written = 0 if wire == "openai" else 1_200  # OpenAI's wire has no cache-write figure
     model.push(Reply(text="First.", usage=Usage(input_tokens=2_000, output_tokens=40, cache_read_tokens=0,
