@@ -1,10 +1,11 @@
 """Screens that are styled and laid out once when they appear, not two or three times.
 
 Textual restyles every widget of a screen each time it becomes the active one, so a theme or
-stylesheet change made while it was covered shows when it comes back. The first time a screen
-becomes active its widgets were styled a moment before, as they were mounted, with the same
-stylesheet (themes are applied before the first screen is built): that second pass was about a
-fifth of the app's start-up work and of every browser's open, and changed nothing on screen.
+stylesheet change made while it was covered shows when it comes back. When the stylesheet is the
+one the screen was last styled with, that pass changes nothing: the first time a screen becomes
+active its widgets were styled a moment before, as they were mounted (themes are applied before
+the first screen is built), and a browser kept between opens was styled when it was last shown.
+That pass was about a fifth of the app's start-up work and of every browser's open.
 
 A screen also lays itself out again for every ``Resize`` it receives, and it receives ones for
 the size it already has: the terminal's first size is sent twice, and a layout sends the screen
@@ -19,19 +20,20 @@ from textual.screen import Screen, ScreenResultType
 
 
 class StyledOnceScreen(Screen[ScreenResultType]):
-    """A ``Screen`` whose first resume keeps the styles its widgets were mounted with (later
-    resumes restyle as Textual does), and that lays out again only when its size changes.
+    """A ``Screen`` restyled on resume only when the stylesheet changed since it was last styled
+    (a theme switch parses a new one), and laid out again only when its size changes.
 
     It has no breakpoint classes (``HORIZONTAL_BREAKPOINTS``): Textual sets those on a resize.
     """
 
-    _resumed_before = False
+    _styled_with: object = None  # the stylesheet's rules when this screen was last styled
 
     @on(events.ScreenResume)
     def _keep_fresh_styles(self, event: events.ScreenResume) -> None:
-        if not self._resumed_before:
-            self._resumed_before = True
-            event.refresh_styles = False
+        rules = self.app.stylesheet.rules  # a new list whenever the stylesheet is (re)parsed
+        if self._styled_with is None or rules is self._styled_with:
+            event.refresh_styles = False  # mounted with these rules, or styled with them last time
+        self._styled_with = rules
 
     @on(events.Resize)
     def _skip_same_size_layout(self, event: events.Resize) -> None:

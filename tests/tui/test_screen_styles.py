@@ -1,46 +1,68 @@
-"""Screens are styled once as they appear (``hermes_tui/screens/first_resume.py``): the chat must
-still show a theme switched while a browser covered it, exactly as a start in that theme does."""
+"""Screens are restyled on resume only when the stylesheet changed (``hermes_tui/screens/
+first_resume.py``): a theme switched while the chat was covered, or while a kept browser was
+closed, must show on it exactly as a start in that theme shows it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
 
 from hermes_tui.app import HermesApp
 from hermes_tui.screens.main import MainScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.themes import apply_theme
+from hermes_tui.widgets.transcript_preview import TranscriptPreview
 from tests.tui.helpers import SIZE, close_app, make_app, ready, wait_until
 
 
-def _looks(app: HermesApp) -> list[tuple[str, object, object, object]]:
-    """Every widget of the chat screen with its colours and its key/label parts' colours."""
-    widgets: list[Widget] = list(app.main.walk_children(Widget, with_self=True))
+def _looks(screen: Screen) -> list[tuple[str, object, object, object]]:
+    """Every widget of ``screen`` with its colours and its parts' (component classes') styles."""
     return [(repr(w), w.styles.background, w.styles.color,
              tuple(w.get_component_rich_style(name) for name in sorted(w.COMPONENT_CLASSES)))
-            for w in widgets]
+            for w in screen.walk_children(Widget, with_self=True)]
 
 
-async def test_a_theme_switched_under_a_browser_shows_on_the_chat_when_it_closes(home: Path) -> None:
-    started_light = make_app(home)
+async def _open_browser(app: HermesApp, pilot: Pilot) -> Screen:
+    await pilot.press("f7")
+    await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+    await wait_until(pilot, lambda: app.screen.query_one(TranscriptPreview).loaded)
+    await pilot.pause()
+    return app.screen
+
+
+async def _close_browser(app: HermesApp, pilot: Pilot) -> None:
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: isinstance(app.screen, MainScreen) and app.focused is app.main.prompt)
+    await pilot.pause()
+
+
+async def test_a_theme_switched_under_a_browser_or_while_it_was_closed_shows_when_it_is_back(upstream_home: Path) -> None:
+    started_light = make_app(upstream_home)
     assert apply_theme(started_light, "hermes-light") is None
     async with started_light.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        expected = _looks(started_light)
+        chat_light = _looks(started_light.main)
+        for _ in range(2):  # a kept browser shown again looks as it did the first time
+            browser_light = _looks(await _open_browser(started_light, pilot))
+            await _close_browser(started_light, pilot)
     close_app(started_light)
 
-    app = make_app(home)
+    app = make_app(upstream_home)
     assert apply_theme(app, "hermes-dark") is None
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        dark = _looks(app)
-        await pilot.press("f7")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
-        assert apply_theme(app, "hermes-light") is None
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen) and app.focused is app.main.prompt)
-        await pilot.pause()
-        assert _looks(app) == expected
-        assert dark != expected
+        chat_dark = _looks(app.main)
+        await _open_browser(app, pilot)
+        assert apply_theme(app, "hermes-light") is None  # the chat is covered by the browser
+        await _close_browser(app, pilot)
+        assert _looks(app.main) == chat_light != chat_dark
+
+        assert apply_theme(app, "hermes-dark") is None
+        browser_dark = _looks(await _open_browser(app, pilot))
+        await _close_browser(app, pilot)
+        assert apply_theme(app, "hermes-light") is None  # the kept browser is closed
+        assert _looks(await _open_browser(app, pilot)) == browser_light != browser_dark
     close_app(app)
