@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from engine.store import MATCH_END, MATCH_START, SessionDB
-from hermes_tui.screens.first_resume import StyledOnceScreen
+from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_line
 from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern

@@ -24,7 +24,7 @@ from textual.widgets import Static, TextArea
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
 from hermes_tui.messages import ApprovalRequested, ChatScrollRequested, MemoryOutcome, PendingChanged
 from hermes_tui.palette import PaletteAction
-from hermes_tui.screens.first_resume import StyledOnceScreen
+from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.slash_commands import SlashRegistry
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue

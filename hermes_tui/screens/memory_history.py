@@ -30,7 +30,7 @@ from engine.memory.store import HEADERS, TARGETS
 from engine.memory.undo import undo_change
 from engine.store import SessionDB
 from hermes_tui.formatting import one_line, utc_text
-from hermes_tui.screens.first_resume import StyledOnceScreen
+from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal, literal_line
 from hermes_tui.widgets.transcript_preview import TranscriptPreview

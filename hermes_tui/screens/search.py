@@ -40,13 +40,13 @@ from engine.session_search import SessionSearchResult, format_text, session_sear
 from engine.store import SearchHit, SessionDB
 from engine.store.models import Session
 from hermes_tui.formatting import group_by_lineage, one_line, relative_time, snippet_text, truncate
-from hermes_tui.screens.first_resume import StyledOnceScreen
+from hermes_tui.screens.hit_view import HitView, matched_words
+from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_text
 from hermes_tui.widgets.result_list import LazyOption, ResultList
-from hermes_tui.screens.hit_view import HitView, matched_words
 from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern
 
 DEBOUNCE_MIN_S, DEBOUNCE_MAX_S = 0.01, 0.15

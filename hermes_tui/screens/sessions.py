@@ -24,12 +24,12 @@ from engine.store import SessionDB
 from engine.store.maintenance import Removal
 from engine.store.models import Session, TreeNode
 from hermes_tui.screens.confirm import Confirm
-from hermes_tui.screens.first_resume import StyledOnceScreen
+from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
-from hermes_tui.widgets.session_tree import PAGE_SIZE, LineageFilter, LineagePager, SessionTree
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_line
+from hermes_tui.widgets.session_tree import PAGE_SIZE, LineageFilter, LineagePager, SessionTree
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 
 FILTER_DELAY_S = 0.15

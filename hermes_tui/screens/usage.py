@@ -15,14 +15,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from engine.pricing import LOCAL_SERVER, PRICES_AS_OF
 from engine.prompt.prefix import PrefixBreak
 from engine.usage import RequestRecord, total_cost
-from hermes_tui.screens.first_resume import StyledOnceScreen
+from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.usage_text import cost_text, money, share
 from hermes_tui.widgets.cache_chart import CacheChart
 from hermes_tui.widgets.footer import CoalescingFooter

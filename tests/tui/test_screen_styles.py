@@ -1,5 +1,5 @@
 """Screens are restyled on resume only when the stylesheet changed (``hermes_tui/screens/
-first_resume.py``): a theme switched while the chat was covered, or while a kept browser was
+styled_once.py``): a theme switched while the chat was covered, or while a kept browser was
 closed, must show on it exactly as a start in that theme shows it."""
 
 from __future__ import annotations
