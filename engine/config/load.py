@@ -38,8 +38,8 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# PyYAML's libyaml-backed loader parses the same documents ~10x faster (the config and the
-# bundled themes are read before the first frame); the pure-Python one where libyaml is absent.
+# PyYAML's libyaml-backed loader parses the same documents ~10x faster (every start reads the
+# config, and callers' own YAML files through ``read_yaml``); the pure-Python one without libyaml.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
