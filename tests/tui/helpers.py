@@ -14,6 +14,7 @@ from rich.segment import Segment
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 
 from engine.agent import Agent
 from engine.config import load_config
@@ -67,8 +68,20 @@ async def ready(pilot: Pilot) -> None:
     assert isinstance(app, HermesApp)
     await wait_until(pilot, lambda: app.started)
     await wait_until(pilot, lambda: app.focused is app.main.prompt)  # focus lands once the first frame is up
-    app.main.prompt.cursor_blink = False
+    steady_cursor(app.main.prompt)
     await pilot.pause()
+
+
+def steady_cursor(prompt: TextArea) -> None:
+    """Stop the prompt's cursor blinking, drawn.
+
+    ``TextArea`` keys its cached lines by the cursor only while it blinks, so a line cached while
+    the blink had the cursor hidden is reused as the drawn-cursor line once blinking stops (a
+    loaded machine reaches that half-second phase before a test gets here): drop those lines.
+    """
+    prompt.cursor_blink = False
+    prompt.notify_style_update()
+    prompt.refresh()
 
 
 async def wait_until(pilot: Pilot, condition: Callable[[], object], timeout: float = 30.0) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec, Usage
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_messages import ToolBlock
-from tests.tui.helpers import SIZE, close_app, make_app, ready, settle, wait_until, write_config
+from tests.tui.helpers import SIZE, close_app, make_app, ready, settle, steady_cursor, wait_until, write_config
 
 USAGE = Usage(input_tokens=12_400, output_tokens=180, cache_read_tokens=9_800, cache_write_tokens=2_600)
 CODE_REPLY = (
@@ -27,6 +27,25 @@ CODE_REPLY = (
     "```\n\n"
     "- bounded attempts\n- re-raises the last error\n"
 )
+
+
+async def test_the_cursor_is_drawn_once_blinking_stops_even_from_its_hidden_phase(home: Path) -> None:
+    """Snapshots stop the blink; one taken after a slow start, when the blink had hidden the
+    cursor, must still show it (it was missing from one snapshot on a loaded machine)."""
+    app = make_app(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.focused is app.main.prompt)
+        prompt = app.main.prompt
+        await wait_until(pilot, lambda: not prompt._cursor_visible)  # the blink's hidden half
+        await pilot.pause()
+        hidden = prompt.render_line(0)
+        steady_cursor(prompt)
+        await pilot.pause()
+        shown = prompt.render_line(0)
+        cursor, rest = shown.crop(0, 1), shown.crop(1)
+        assert cursor.text == " " and cursor != hidden.crop(0, 1)
+        assert {segment.style for segment in cursor} != {segment.style for segment in rest}
+    close_app(app)
 
 
 def snapshot(snap_compare, app, run_before) -> bool:
