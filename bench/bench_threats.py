@@ -5,6 +5,8 @@
   part broken down by family, by language and by source (bastioncorpus is a whole source never
   tuned on), with and without the learned layer (does it earn its place?). Rows with ``entries``
   are scanned as neighbouring memory entries (``scan_entries``).
+* The fresh rows of ``tests/data/threat_corpus/fresh/``, written after the scanner they measure and
+  never tuned or trained on: the same rates, by family and by language.
 * Speed of a typical memory entry: every evaluated benign text of 150–250 characters, each timed
   as the best of ``ENTRY_REPEATS`` scans by this thread's CPU clock (``time.thread_time``: the
   machine is shared), reported as median and 90th percentile; the target is a median under 1 ms.
@@ -66,27 +68,55 @@ def corpus_section(rows: list[dict]) -> list[str]:
             f"| {pct(sum(caught_patterns[r['id']] for r in attacks), len(attacks))} "
             f"| {pct(sum(caught_patterns[r['id']] for r in benign), len(benign))} |")
     held = [r for r in rows if r["split"] == "heldout"]
-
-    def breakdown(key: str, title: str) -> list[str]:
-        table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-        for r in held:
-            cell = table[key_of(r, key)]
-            if r["label"] == "attack":
-                cell[0] += caught[r["id"]]
-                cell[1] += 1
-            else:
-                cell[2] += caught[r["id"]]
-                cell[3] += 1
-        out = ["", f"Held-out part by {title}:", "", f"| {title} | attacks blocked | benign flagged |", "|---|---|---|"]
-        for name in sorted(table, key=lambda k: (-table[k][1] - table[k][3], k)):
-            a, na, b, nb = table[name]
-            out.append(f"| {name} | {pct(a, na)} | {pct(b, nb)} |")
-        return out
-
-    lines += breakdown("family", "family")
-    lines += breakdown("lang", "language")
-    lines += breakdown("source", "source")
+    for key, title in (("family", "family"), ("lang", "language"), ("source", "source")):
+        lines += breakdown(held, caught, key, f"Held-out part by {title}", title)
     return lines
+
+
+def breakdown(rows: list[dict], caught: dict[str, bool], key: str, heading: str, title: str) -> list[str]:
+    """Attacks blocked and benign texts flagged per value of ``key``, largest group first."""
+    table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for r in rows:
+        cell = table[key_of(r, key)]
+        if r["label"] == "attack":
+            cell[0] += caught[r["id"]]
+            cell[1] += 1
+        else:
+            cell[2] += caught[r["id"]]
+            cell[3] += 1
+    out = ["", f"{heading}:", "", f"| {title} | attacks blocked | benign flagged |", "|---|---|---|"]
+    for name in sorted(table, key=lambda k: (-table[k][1] - table[k][3], k)):
+        a, na, b, nb = table[name]
+        out.append(f"| {name} | {pct(a, na)} | {pct(b, nb)} |")
+    return out
+
+
+def load_fresh() -> list[dict]:
+    """The rows of ``fresh/*.txt`` (``@ label=… family=… lang=…`` headers, one text a line): a set
+    never tuned or trained on, written after the scanner it measures."""
+    rows: list[dict] = []
+    for path in sorted((DATA / "fresh").glob("*.txt")):
+        fields: dict[str, str] = {}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("@ "):
+                fields = dict(part.split("=", 1) for part in line[2:].split())
+            elif line.strip() and not line.startswith("%%"):
+                rows.append({**fields, "text": line, "id": f"{path.name}:{number}", "source": path.name})
+    return rows
+
+
+def fresh_section(rows: list[dict]) -> list[str]:
+    results = {r["id"]: hits(r) for r in rows}
+    caught = {k: bool(v) for k, v in results.items()}
+    patterns = {k: any(m.category != "learned" for m in v) for k, v in results.items()}
+    attacks = [r["id"] for r in rows if r["label"] == "attack"]
+    benign = [r["id"] for r in rows if r["label"] == "benign"]
+    lines = ["| part | attacks blocked | benign flagged | attacks blocked, no learned layer | benign flagged, no learned layer |",
+             "|---|---|---|---|---|",
+             f"| fresh | {pct(sum(caught[i] for i in attacks), len(attacks))} | {pct(sum(caught[i] for i in benign), len(benign))} "
+             f"| {pct(sum(patterns[i] for i in attacks), len(attacks))} | {pct(sum(patterns[i] for i in benign), len(benign))} |"]
+    return lines + breakdown(rows, caught, "family", "Fresh rows by family", "family") \
+        + breakdown(rows, caught, "lang", "Fresh rows by language", "language")
 
 
 def key_of(row: dict, key: str) -> str:
@@ -126,6 +156,8 @@ def main() -> None:
     rows = load()
     start = time.time()
     corpus = corpus_section(rows)
+    fresh_rows = load_fresh()
+    fresh = fresh_section(fresh_rows)
     speed = speed_section(rows)
     counts = defaultdict(int)
     for r in rows:
@@ -140,6 +172,10 @@ def main() -> None:
         f"{counts[('train', 'attack')]} / {counts[('train', 'benign')]}",
         "",
         *corpus,
+        "",
+        f"Fresh rows ({len(fresh_rows)}, ``tests/data/threat_corpus/fresh/``: never tuned or trained on):",
+        "",
+        *fresh,
         "",
         "Speed (best of repeated runs, this thread's CPU time):",
         "",

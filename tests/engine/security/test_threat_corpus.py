@@ -158,3 +158,15 @@ def test_the_corpus_is_rebuilt_byte_for_byte_from_the_repo(tmp_path: Path, monke
     monkeypatch.setattr(sys, "argv", ["build_threat_corpus.py"])
     build_threat_corpus.main()
     assert copy.read_bytes() == (DATA / "eval.jsonl").read_bytes()
+
+
+def test_the_fresh_rows_are_in_no_part_the_scanner_learned_or_was_tuned_on() -> None:
+    """``fresh/`` measures the shipped scanner on text written after it: none of it may reach the
+    corpus (tuning, held-out or training rows) or the older hand-written corpus."""
+    from bench.bench_threats import load_fresh
+
+    fresh = load_fresh()
+    assert {r["label"] for r in fresh} == {"attack", "benign"} and all(r["family"] and r["lang"] for r in fresh)
+    older = (DATA / "corpus.jsonl").read_text(encoding="utf-8")
+    known = {r["text"] for r in ROWS} | {json.loads(line)["text"] for line in older.splitlines() if line.strip()}
+    assert not [r["text"] for r in fresh if r["text"] in known]
