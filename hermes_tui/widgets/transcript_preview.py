@@ -16,6 +16,7 @@ from rich.text import Text
 from textual import work
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.widget import AwaitMount
 from textual.widgets import Static
 
 from engine.store import SessionDB, StoredMessage
@@ -96,6 +97,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self.focus_message_id: int | None = None
         self.marks: re.Pattern[str] | None = None
         self._above = self._below = Static("")  # replaced by ``show``
+        self._title = ""
         self._rendered: dict[tuple[int, str | None], RenderableType] = {}  # one store: ids are stable
 
     @property
@@ -110,14 +112,20 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self.focus_message_id, self.marks = focus_message_id, marks
         self._generation += 1
         self._reading = session_id is not None
-        self.border_title = literal_line(title)  # a str border title would be parsed as markup
+        self._title = literal_line(title)  # a str border title would be parsed as markup
+        if session_id is None:
+            self._replace_content([])
+        else:  # the shown session stays until the new one's first page replaces it, in one frame
+            self._open(self._generation, session_id, focus_message_id)
+
+    def _replace_content(self, widgets: list[Static]) -> AwaitMount:
+        """The title of the latest ``show`` over ``widgets`` between fresh status lines: what lies
+        beyond the loaded run, above and below it (later pages are mounted between the two)."""
+        self.border_title = self._title
         self.remove_children()
-        # What lies beyond the loaded run, above and below it; pages are mounted between the two.
         self._above, self._below = (Static("", classes="preview-status") for _ in range(2))
         self._above.display = self._below.display = False
-        self.mount(self._above, self._below)
-        if session_id is not None:
-            self._open(self._generation, session_id, focus_message_id)
+        return self.mount(self._above, *widgets, self._below)
 
     @work(thread=True, exclusive=True, group="preview")
     def _open(self, generation: int, session_id: str, focus_message_id: int | None) -> None:
@@ -137,15 +145,17 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
             return  # the user moved on while this page was read
         widgets = [self._message_widget(m) for m in messages]
         target = next((w for w in widgets if w.has_class("focused-match")), None)
-        if self.loaded and start < self.first:
+        anchor = None
+        if not self.loaded:  # the first page: it replaces what the preview showed
+            self.first, self.end, self.more_after = start, start + len(messages), len(messages) == PAGE
+            self.scroll_home(animate=False, immediate=True)
+            await self._replace_content(widgets)
+        elif start < self.first:
             anchor = self.children[self.children.index(self._above) + 1]
             offset = self.scroll_y - anchor.virtual_region.y
             self.first = start
             await self.mount_all(widgets, after=self._above)
         else:
-            anchor = None
-            if not self.loaded:
-                self.first = self.end = start
             self.end += len(messages)
             self.more_after = len(messages) == PAGE
             await self.mount_all(widgets, before=self._below)
