@@ -22,6 +22,7 @@ from textual.reactive import var
 from textual.widgets import Static, TextArea
 
 from engine.memory import ApprovalDecision, MemoryStore, PendingQueue
+from hermes_tui.collector import BROWSING, hold_full_collections, release_full_collections
 from hermes_tui.messages import ApprovalRequested, ChatScrollRequested, MemoryOutcome, PendingChanged
 from hermes_tui.palette import PaletteAction
 from hermes_tui.screens.styled_once import StyledOnceScreen
@@ -154,8 +155,14 @@ class MainScreen(StyledOnceScreen):
     def on_screen_resume(self) -> None:
         """A browser, the palette or a dialog closed: home again — except in the approval queue,
         where review goes on after a bulk dialog's answer (escape then brings you home)."""
+        release_full_collections(BROWSING)
         if self.focused is not self.query_one("#approval-list"):
             self.prompt.focus()
+
+    def on_screen_suspend(self) -> None:
+        """A browser (or the palette, a dialog) covers the chat: its keystrokes and selections are not
+        to wait on a full collection (``collector``)."""
+        hold_full_collections(BROWSING)
 
     def on_key(self, event: events.Key) -> None:
         """Printable text typed outside a text input is meant for the prompt: it goes there.

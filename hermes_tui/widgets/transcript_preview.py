@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.text import Text
 from textual import work
 from textual.containers import VerticalScroll
@@ -65,6 +67,30 @@ def message_text(message: StoredMessage, marks: re.Pattern[str] | None = None) -
     if marks is not None:
         text.highlight_regex(marks, MATCH_STYLE)
     return Text.assemble(head, "\n", text)
+
+
+class RenderedOnce:
+    """A renderable drawn once per width, its segments replayed after that.
+
+    Textual renders a ``Static``'s content to measure its height and again to paint it, and does
+    both on every layout of the preview (each page mounted, each resize), so a page of Markdown
+    replies was parsed and laid out by Rich several times for one selection: most of a preview's
+    cost. The widget's own style is applied around these segments, so a theme switch still shows.
+    """
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+        self._segments: dict[int, list[Segment]] = {}  # width → segments, lines ended by "\n"
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        segments = self._segments.get(options.max_width)
+        if segments is None:
+            segments = self._segments[options.max_width] = list(console.render(self.renderable, options))
+        yield from segments
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.renderable)
+
 
 
 def match_pattern(words: list[str]) -> re.Pattern[str] | None:
@@ -199,6 +225,8 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         key = (message.id, marks.pattern if marks is not None else None)
         if (rendered := self._rendered.pop(key, None)) is None:
             rendered = message_text(message, marks)
+            if not isinstance(rendered, Text):  # a Markdown reply: rendered once (plain text is cheap)
+                rendered = RenderedOnce(rendered)
         self._rendered[key] = rendered  # newest last
         if len(self._rendered) > RENDERED_KEPT:
             del self._rendered[next(iter(self._rendered))]
