@@ -38,7 +38,8 @@ from engine.events import EngineEvent, Notice, TurnFailed
 from engine.memory import ApprovalDecision, ApprovalRequest
 from engine.memory.history import Cause
 from engine.memory.store import HEADERS
-from hermes_tui.collector import freeze_startup_objects, hold_full_collections, release_full_collections
+from hermes_tui.collector import (TURN, collect_held_garbage, freeze_startup_objects, hold_full_collections,
+                                  release_full_collections)
 from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
 from hermes_tui.messages import (ApprovalRequested, CopyRequested, MemoryHistoryRequested, PromptSubmitted,
@@ -71,6 +72,7 @@ DEMO_OFFER = Content.assemble(("F9", "bold"), " starts the offline demo instead:
                               "); your home is left as it is.")
 
 # Commands that use the agent's session (and its database connection) and so wait for the turn.
+IDLE_COLLECT_S = 1.5  # a pause in typing this long lets a held full collection run (collector)
 IDLE_ONLY = frozenset({"new", "title", "resume", "compress", "branch"})
 
 
@@ -135,6 +137,12 @@ class HermesApp(App):
     def on_mount(self) -> None:
         for problem in filter(None, self._theme_problems):
             self.notify(problem, title="Themes", severity="warning")
+        self.set_interval(IDLE_COLLECT_S, self._collect_when_idle)
+
+    def _collect_when_idle(self) -> None:
+        """The full collection held while browsing runs once the user has paused typing."""
+        if time.monotonic() - self.last_key_at >= IDLE_COLLECT_S:
+            collect_held_garbage()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -221,7 +229,7 @@ class HermesApp(App):
         """Run ``call`` (a turn, or a session action that holds the agent's turn lock) in the worker."""
         # No full collections while a reply streams: one stalls frames 20-60 ms even with the
         # start-up heap frozen. They are allowed again when the worker returns.
-        hold_full_collections()
+        hold_full_collections(TURN)
         self._turn += 1
         self._worker_running = True
         self.main.busy = True
@@ -249,7 +257,7 @@ class HermesApp(App):
         if turn != self._turn:
             return
         self._worker_running = False
-        release_full_collections()
+        release_full_collections(TURN)
         if self.busy:  # no reply finished it (a failure, a session action)
             self._turn_ended()
         else:

@@ -1,0 +1,59 @@
+"""Full collections are held while a turn streams and while the user browses; each reason lets go
+on its own, and a browser's held collection runs in a pause without waiting for the chat."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from hermes_tui import collector
+from hermes_tui.collector import BROWSING, TURN, collect_held_garbage, hold_full_collections, release_full_collections
+from tests.tui.helpers import close_app, make_app, ready, wait_until
+
+
+@pytest.fixture
+def thresholds() -> Iterator[tuple[int, int, int]]:
+    normal = gc.get_threshold()
+    yield normal
+    release_full_collections()
+    gc.set_threshold(*normal)
+
+
+def full_collections_held() -> bool:
+    return gc.get_threshold()[2] == collector._HELD
+
+
+def test_each_reason_releases_only_its_own_hold(thresholds: tuple[int, int, int]) -> None:
+    hold_full_collections(TURN)
+    hold_full_collections(BROWSING)
+    release_full_collections(TURN)  # the turn ended while the user browses: still held
+    assert full_collections_held()
+    release_full_collections(BROWSING)
+    assert gc.get_threshold() == thresholds
+
+
+def test_the_held_collection_runs_in_a_pause_only_when_browsing_alone_holds_it(thresholds: tuple[int, int, int]) -> None:
+    hold_full_collections(BROWSING)
+    hold_full_collections(TURN)
+    for _ in range(thresholds[2] + 1):
+        gc.collect(1)  # as many young collections as make a full one due
+    assert not collect_held_garbage()  # a reply streams: its frames come first
+    release_full_collections(TURN)
+    assert collect_held_garbage()
+    assert gc.get_count()[2] == 0 and full_collections_held()
+
+
+async def test_a_browser_holds_full_collections_until_the_chat_is_back(home) -> None:
+    app = make_app(home)
+    async with app.run_test() as pilot:
+        await ready(pilot)
+        assert not full_collections_held()
+        await pilot.press("f7")  # the session browser
+        await wait_until(pilot, lambda: app.screen is not app.main)
+        assert full_collections_held()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        assert not full_collections_held()
+    close_app(app)
