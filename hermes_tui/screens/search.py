@@ -409,6 +409,13 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
 
     @on(OptionList.OptionSelected, "#results")
     def _open(self, event: OptionList.OptionSelected) -> None:
+        """``enter`` in the results opens the highlighted one, once they are those of the query
+        typed: in a fast burst ``down`` can move the focus here before the query has run, and the
+        ``enter`` after it means the first result of what was typed, not the recent session (or
+        older result) that happens to be highlighted."""
+        if self.shown_query != self.query_text:
+            self._open_when_shown = True
+            return
         self._open_option(event.option.id)
 
     def _open_option(self, option_id: str | None) -> None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hermes_tui.loopback_llm import LoopbackLLM
+from hermes_tui.screens import search as search_screen
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
@@ -119,6 +122,31 @@ async def test_a_burst_typed_after_ctrl_f_lands_in_the_query_and_enter_opens_the
             await wait_until(pilot, lambda: app.screen is search and search.focused is search.results)
             await pilot.press("escape")
             await wait_until(pilot, lambda: app.screen is app.main)
+    close_app(app)
+
+
+async def test_enter_that_reaches_the_results_before_the_query_ran_opens_the_first_hit(
+        upstream_home: Path, llm: LoopbackLLM, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The burst above when ``down`` is handled before ``enter`` arrives: ``enter`` lands in the
+    results while they still list recent sessions. It waits for the query's results and opens
+    the first hit; it used to resume whichever recent session was highlighted."""
+    # the query runs a second after its last letter: after both keys, unless the machine is so slow
+    # that it runs first (then enter takes the usual path and the test still holds)
+    monkeypatch.setattr(search_screen, "DEBOUNCE_MIN_S", 1.0)
+    monkeypatch.setattr(search_screen, "DEBOUNCE_MAX_S", 1.0)
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        session = app.agent.session_id
+        burst(app, "ctrl+f", *"webhook")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen) and app.screen.query_text == "webhook")
+        search = app.screen
+        await pilot.press("down")
+        await wait_until(pilot, lambda: search.focused is search.results)
+        await pilot.press("enter")  # the results still list recent sessions
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView))
+        assert (app.screen.session_id, app.screen.message_id) == (search.hits[0].session_id, search.hits[0].message_id)
+        assert app.agent.session_id == session
     close_app(app)
 
 
