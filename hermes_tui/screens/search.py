@@ -247,9 +247,10 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
     @on(Input.Submitted, "#query")
     def _submitted(self) -> None:
         """``enter`` in the query opens the highlighted result, once the results are those of
-        the query typed: ``down`` and ``enter`` typed in one burst both reach the query box
+        the query typed: ``down`` and ``enter`` typed in one burst often both reach the query box
         (a binding runs only after the key has passed the focused widget), so ``enter`` here
-        must mean what it would mean in the results."""
+        must mean what it would mean in the results (when ``down`` is handled first, ``enter``
+        reaches the results instead: ``_open`` waits the same way)."""
         self.action_focus_results()
         if self.shown_query == self.query_text:
             self._open_highlighted()

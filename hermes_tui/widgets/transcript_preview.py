@@ -74,8 +74,9 @@ class RenderedOnce:
 
     Textual renders a ``Static``'s content to measure its height and again to paint it, and does
     both on every layout of the preview (each page mounted, each resize), so a page of Markdown
-    replies was parsed and laid out by Rich several times for one selection: most of a preview's
-    cost. The widget's own style is applied around these segments, so a theme switch still shows.
+    replies was parsed and laid out by Rich several times for one selection. Plain text is not
+    wrapped: Textual measures a ``Text`` without rendering it. The widget's own style is applied
+    around these segments, so a theme switch still shows.
     """
 
     def __init__(self, renderable: RenderableType) -> None:
