@@ -173,7 +173,8 @@ async def test_escape_cancels_and_keeps_what_was_shown(home: Path, llm: Loopback
         await send(pilot, "talk a lot")
         await wait_until(pilot, lambda: len(app.main.chat.entries) > 1 and len(app.main.chat.entries[-1].text) > 20)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.busy, timeout=15)
+        # the turn is shown finished first; the reply is closed (marked cancelled) a frame later
+        await wait_until(pilot, lambda: not app.busy and app.main.chat.entries[-1].cancelled, timeout=15)
         entry = app.main.chat.entries[-1]
         assert entry.cancelled and 20 <= len(entry.text) < len("word " * 400)
         assert "cancelled — kept what was shown" in screen_text(app)
