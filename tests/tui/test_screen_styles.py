@@ -66,3 +66,42 @@ async def test_a_theme_switched_under_a_browser_or_while_it_was_closed_shows_whe
         assert apply_theme(app, "hermes-light") is None  # the kept browser is closed
         assert _looks(await _open_browser(app, pilot)) == browser_light != browser_dark
     close_app(app)
+
+
+def _layout_styles(screen: Screen) -> dict[str, tuple[object, ...]]:
+    """Each identified widget of ``screen`` with the rules that size and frame it."""
+    return {w.id: (w.styles.width, w.styles.min_width, w.styles.max_width, w.styles.border_left,
+                   w.styles.background)
+            for w in screen.walk_children(Widget) if w.id}
+
+
+async def _open_search(app: HermesApp, pilot: Pilot) -> Screen:
+    await app.slash_search("")
+    await wait_until(pilot, lambda: type(app.screen).__name__ == "SearchScreen"
+                     and app.screen.shown_query is not None)
+    return app.screen
+
+
+async def test_a_browser_s_stylesheet_styles_only_its_own_screen(upstream_home: Path) -> None:
+    """Both browsers and the chat use ids such as ``side`` and ``preview``: opening one screen
+    must not restyle another, so a screen looks the same whatever was opened before it."""
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        chat_before = _layout_styles(app.main)
+        search_first = _layout_styles(await _open_search(app, pilot))
+        await _close_browser(app, pilot)
+        assert _layout_styles(app.main) == chat_before
+        await _open_browser(app, pilot)
+        await _close_browser(app, pilot)
+        assert _layout_styles(app.main) == chat_before
+    close_app(app)
+
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await _open_browser(app, pilot)
+        await _close_browser(app, pilot)
+        assert _layout_styles(await _open_search(app, pilot)) == search_first
+    close_app(app)
+    assert search_first["side"][1:3] == (None, None)  # the chat panel's width limits are its own
