@@ -1,6 +1,6 @@
 """Browse bench (issue 17): search keystroke → results drawn, screen open, preview, typing at speed.
 
-    .venv/bin/python -m bench.bench_tui_browse [--repeat N] [--no-record]
+    .venv/bin/python -m bench.bench_tui_browse [--repeat N] [--launches N] [--no-record]
 
 The real app (``HermesApp`` over the real agent and store, headless at 160×50) on a copy of the
 synthetic 10,000-session / 200,000-message home, in which every 500th session is titled
@@ -15,7 +15,9 @@ screen while the app works:
 - typing a 10-character query at 15 keys/s: the longest gap between two event-loop ticks (how
   long a keystroke's echo could wait), and whether the results ever went back to an older query.
 - screen open: ``/sessions`` and ``/search`` as the app runs them → the first frame with their
-  data (the first page of lineages; the recent sessions).
+  data (the first page of lineages; the recent sessions), once the app has built them in its first
+  pause in typing; and each browser's first open in a fresh app, right after start (built at the
+  open) and after that pause.
 - preview: a 500-message session highlighted in the tree → the first frame with its messages.
 """
 
@@ -251,13 +253,42 @@ async def preview_time(app, pilot, frames: Frames, session_id: str, repeat: int)
     return times
 
 
+async def prebuilt(app, pilot) -> None:
+    """The app's first pause in typing has built the browsers, as it does for a user."""
+    deadline = time.monotonic() + 60
+    while not app.browsers_prebuilt:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the app did not build its browsers in its first pause")
+        await pilot.pause(0.05)
+
+
+async def first_opens(home: Path, launches: int) -> dict[str, list[float]]:
+    """Each browser's first open in a fresh app: at once after start, and after the first pause."""
+    out: dict[str, list[float]] = {}
+    for _ in range(launches):
+        for after_pause in (False, True):
+            app = make_app(home, prebuild_browsers=after_pause)
+            frames = Frames(app)
+            when = "after the pause" if after_pause else "at once"
+            async with app.run_test(size=SIZE) as pilot:
+                await ready(pilot)
+                if after_pause:
+                    await prebuilt(app, pilot)
+                out.setdefault(f"tree, first open {when}", []).append(await open_sessions(app, frames))
+                await close_browser(app, pilot)
+                out.setdefault(f"search, first open {when}", []).append((await open_search(app, pilot, frames))[1])
+                await close_browser(app, pilot)
+            close_app(app)
+    return out
+
+
 async def run_app(home: Path, repeat: int, *, search: bool, preview_session: str | None) -> dict:
-    app = make_app(home)
+    app = make_app(home, prebuild_browsers=True)
     frames = Frames(app)
     result: dict = {}
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        await pilot.pause(0.5)
+        await prebuilt(app, pilot)
         tree, search_open = [], []
         for _ in range(repeat):
             tree.append(await open_sessions(app, frames))
@@ -314,7 +345,8 @@ def report(big: dict, empty: dict, store: dict, repeat: int) -> str:
     lines += ["", f"Typing `{TYPED}` at 15 keys/s: longest event-loop stall {ms(worst)}; results "
               f"{'only moved forward' if forward else 'went back to an older query'} (shown: {', '.join(shown)}).", "",
               "| screen | big home median | p95 | empty home median | p95 |", "|---|---|---|---|---|"]
-    for name in ("tree open", "search open"):
+    names = ["tree open", "search open", *(name for name in big if "first open" in name)]
+    for name in names:
         b, e = big[name], empty[name]
         lines.append(f"| {name} | {ms(statistics.median(b))} | {ms(percentile(b, 95))} | "
                      f"{ms(statistics.median(e))} | {ms(percentile(e, 95))} |")
@@ -326,6 +358,7 @@ def report(big: dict, empty: dict, store: dict, repeat: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--launches", type=int, default=5, help="fresh apps for the first opens")
     parser.add_argument("--no-record", action="store_true", help="print only; do not append to results/")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -336,6 +369,8 @@ def main() -> int:
         store = store_times(big_home, args.repeat)
         big = asyncio.run(run_app(big_home, args.repeat, search=True, preview_session=preview_session))
         empty = asyncio.run(run_app(empty_home, args.repeat, search=False, preview_session=None))
+        for home, result in ((big_home, big), (empty_home, empty)):
+            result.update(asyncio.run(first_opens(home, args.launches)))
     text = report(big, empty, store, args.repeat)
     publish("tui_browse", text, record=not args.no_record)
     return 0

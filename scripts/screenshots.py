@@ -136,7 +136,8 @@ async def take(name: str, shot: Shot, out: Path) -> Path:
         config = load_config(demo.home)
         db = SessionDB.open_home(demo.home)
         # The inline approval prompt is shown as it looks once it has taken focus.
-        app = HermesApp(lambda ask: Agent.start(config, db, ask_approval=ask, cwd=demo.home), db, approval_idle=0.0)
+        app = HermesApp(lambda ask: Agent.start(config, db, ask_approval=ask, cwd=demo.home), db, approval_idle=0.0,
+                        prebuild_browsers=False)
         try:
             async with app.run_test(size=SIZE) as pilot:
                 register_themes(app, demo.home)

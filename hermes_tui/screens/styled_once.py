@@ -28,6 +28,11 @@ class StyledOnceScreen(Screen[ScreenResultType]):
 
     _styled_with: object = None  # the stylesheet's rules when this screen was last styled
 
+    def mark_styled(self) -> None:
+        """Its widgets were styled with the stylesheet as it is now, though it was not shown
+        (built off screen, or restyled with the app)."""
+        self._styled_with = self.app.stylesheet.rules
+
     @on(events.ScreenResume)
     def _keep_fresh_styles(self, event: events.ScreenResume) -> None:
         rules = self.app.stylesheet.rules  # a new list whenever the stylesheet is (re)parsed

@@ -37,11 +37,12 @@ def write_config(home: Path, llm: LoopbackLLM, **memory: object) -> None:
 
 
 def make_app(home: Path, *, approval_timeout: float = 120.0, approval_idle: float = 0.0,
-             resume: str | None = None, welcome: str | None = None) -> HermesApp:
+             resume: str | None = None, welcome: str | None = None, prebuild_browsers: bool = False) -> HermesApp:
     """The real app over the real Agent and store; close with ``close_app``.
 
     The inline approval prompt takes focus at once (``approval_idle=0``) unless a test is about
-    the wait for a pause in typing.
+    the wait for a pause in typing. The browsers are built when first opened, not in the first
+    pause (a moment that depends on the machine's speed), unless a test is about that.
     """
     config = load_config(home)
     db = SessionDB.open_home(home)
@@ -51,6 +52,7 @@ def make_app(home: Path, *, approval_timeout: float = 120.0, approval_idle: floa
         approval_timeout=approval_timeout,
         approval_idle=approval_idle,
         welcome=welcome,
+        prebuild_browsers=prebuild_browsers,
     )
     # A toast lives 5 s; on a loaded machine a test can take longer than that to read it.
     app.NOTIFICATION_TIMEOUT = 600
