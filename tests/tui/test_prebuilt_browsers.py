@@ -54,26 +54,29 @@ async def _cold_open(home: Path, theme: str) -> list[tuple[object, ...]]:
     return shown
 
 
-async def test_browsers_built_in_a_pause_open_as_ones_built_at_the_open(upstream_home: Path) -> None:
-    cold = await _cold_open(upstream_home, "hermes-dark")
-    app = make_app(upstream_home, prebuild_browsers=True)
-    assert apply_theme(app, "hermes-dark") is None
+async def _prebuilt_opens(home: Path, theme: str, *, switched_to: str | None = None,
+                          times: int = 1) -> list[list[tuple[object, ...]]]:
+    """Both browsers opened ``times`` in an app that built them in its first pause, in ``theme``
+    (switched to ``switched_to`` after the build)."""
+    app = make_app(home, prebuild_browsers=True)
+    assert apply_theme(app, theme) is None
     async with app.run_test(size=SIZE) as pilot:
         await _prebuilt(app, pilot)
-        assert await _both_browsers(app, pilot) == cold
-        assert await _both_browsers(app, pilot) == cold  # and again, kept
+        if switched_to:
+            assert apply_theme(app, switched_to) is None
+        shown = [await _both_browsers(app, pilot) for _ in range(times)]
     close_app(app)
+    return shown
+
+
+async def test_browsers_built_in_a_pause_open_as_ones_built_at_the_open(upstream_home: Path) -> None:
+    cold = await _cold_open(upstream_home, "hermes-dark")
+    assert await _prebuilt_opens(upstream_home, "hermes-dark", times=2) == [cold, cold]  # and kept
 
 
 async def test_a_theme_switched_after_the_build_shows_on_the_first_open(upstream_home: Path) -> None:
     cold_light = await _cold_open(upstream_home, "hermes-light")
-    app = make_app(upstream_home, prebuild_browsers=True)
-    assert apply_theme(app, "hermes-dark") is None
-    async with app.run_test(size=SIZE) as pilot:
-        await _prebuilt(app, pilot)
-        assert apply_theme(app, "hermes-light") is None
-        assert await _both_browsers(app, pilot) == cold_light
-    close_app(app)
+    assert await _prebuilt_opens(upstream_home, "hermes-dark", switched_to="hermes-light") == [cold_light]
 
 
 async def test_a_session_written_after_the_build_is_in_the_first_open(upstream_home: Path) -> None:
