@@ -8,9 +8,10 @@ names the entries it matched) and changes no memory file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 from engine.config import set_config_value
 from engine.errors import BadInputError, RefusedError
@@ -121,7 +122,10 @@ def _show(args: argparse.Namespace, ctx: CommandContext) -> int:
         data["write_approval"] = approval
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    prompt = store.load_snapshot().render()
+    snapshot = store.load_snapshot()
+    for warning in snapshot.warnings:  # a file over its limit: what is shown is not all of it
+        print(f"hermes-tui: warning: {warning}", file=sys.stderr)
+    prompt = snapshot.render()
     print(prompt if prompt else "(memory is empty: nothing enters the system prompt)")
     count = len(_listed(_queue(ctx)))
     print(f"\n{count} pending memory write(s); write approval is {'on' if approval else 'off'}.")
@@ -178,13 +182,24 @@ def _pending(args: argparse.Namespace, ctx: CommandContext) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _changing(queue: PendingQueue, decided: str) -> Iterator[None]:
+    """A home that cannot be changed (read-only) is one line naming the file, not a traceback."""
+    try:
+        yield
+    except OSError as exc:  # the record cannot be claimed, applied or deleted
+        where = exc.filename or queue.folder
+        raise BadInputError(f"{where}: cannot be changed ({exc.strerror or exc}), so it was not {decided}.") from exc
+
+
 def _approve(args: argparse.Namespace, ctx: CommandContext) -> int:
     queue, store = _queue(ctx), _store(ctx)
-    if args.record_id == "all":
-        _listed(queue)  # surface skipped files
-        results = queue.approve_all(store, BY_CLI)
-    else:
-        results = [queue.approve(args.record_id, store, BY_CLI)]
+    with _changing(queue, "approved"):
+        if args.record_id == "all":
+            _listed(queue)  # surface skipped files
+            results = queue.approve_all(store, BY_CLI)
+        else:
+            results = [queue.approve(args.record_id, store, BY_CLI)]
     if not results:
         print("No pending memory writes.")
     failed = 0
@@ -200,16 +215,13 @@ def _approve(args: argparse.Namespace, ctx: CommandContext) -> int:
 def _reject(args: argparse.Namespace, ctx: CommandContext) -> int:
     """Delete a pending record (or all); a home that cannot be changed is one line naming the file."""
     queue = _queue(ctx)
-    try:
+    with _changing(queue, "rejected"):
         if args.record_id == "all":
             _listed(queue)
             print(f"Rejected {queue.reject_all(BY_CLI)} pending memory write(s).")
         else:
             queue.reject(args.record_id, BY_CLI)
             print(f"Rejected {args.record_id}.")
-    except OSError as exc:  # a read-only home: the record cannot be claimed or deleted
-        where = exc.filename or queue.folder
-        raise BadInputError(f"{where}: cannot be changed ({exc.strerror or exc}), so it was not rejected.") from exc
     return 0
 
 

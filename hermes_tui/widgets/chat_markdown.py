@@ -93,8 +93,10 @@ class FrozenMarkdown(Widget):
         return index > 0
 
     def _strips(self, markdown: str, width: int) -> list[Strip]:
-        # The model's text: Markdown is its format, but its control characters are shown, not obeyed.
-        visual = visualize(self, RichMarkdown(visible(markdown), code_theme="monokai"))
+        # The model's text: Markdown is its format, but its control characters are shown, not obeyed,
+        # and a link shows its address beside its text instead of becoming a terminal hyperlink
+        # (OSC 8) whose target the text need not match.
+        visual = visualize(self, RichMarkdown(visible(markdown), code_theme="monokai", hyperlinks=False))
         return Visual.to_strips(self, visual, width, None, self.visual_style)
 
     def rendered(self, width: int) -> list[Strip]:

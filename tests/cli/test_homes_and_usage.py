@@ -92,3 +92,16 @@ def test_memory_add_without_one_target_is_a_usage_error(tmp_path: Path, capsys: 
     assert run(home, "memory", "add", *words) == 2
     assert capsys.readouterr().err == f"hermes-tui: {message}\n"
     assert (home / "memories" / "USER.md").read_bytes() == before
+
+
+def test_memory_show_says_when_a_file_is_over_its_limit(upstream_home: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """What ``memory show`` prints is what enters the prompt; a hand-grown file is cut to its
+    limit there, so the human output says so instead of showing the cut silently."""
+    memory = upstream_home / "memories" / "MEMORY.md"
+    memory.write_text("\n§\n".join(f"hand-written note {n} " + "x" * 200 for n in range(40)), encoding="utf-8")
+    assert run(upstream_home, "memory", "show") == 0
+    out, err = capsys.readouterr()
+    assert "hand-written note 0 " in out and "hand-written note 39" not in out
+    assert err.startswith("hermes-tui: warning: MEMORY.md holds ") and "over its 2,200-char limit" in err
+    assert len(err.strip().splitlines()) == 1

@@ -109,7 +109,9 @@ def read_only(upstream_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.parametrize("args", [("memory", "reject", PENDING), ("memory", "reject", "all"),
-                                  ("memory", "approval", "on")], ids=["reject-id", "reject-all", "approval-on"])
+                                  ("memory", "approve", PENDING), ("memory", "approve", "all"),
+                                  ("memory", "approval", "on")],
+                         ids=["reject-id", "reject-all", "approve-id", "approve-all", "approval-on"])
 def test_memory_changes_in_a_read_only_home_are_one_line(read_only: Path, args: tuple[str, ...], capsys: Any) -> None:
     before = snapshot(read_only)
     assert run(read_only, *args) == 2

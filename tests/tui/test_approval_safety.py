@@ -183,3 +183,26 @@ async def test_the_inline_prompt_waits_for_a_pause_and_typing_never_decides_it(h
         assert MemoryStore(home / "memories").entries("user") == []
         assert app.main.prompt.text == "2 more notesx"  # the draft survived
     close_app(app)
+
+
+async def test_keys_in_flight_as_the_inline_prompt_takes_focus_decide_nothing(home: Path, llm: LoopbackLLM) -> None:
+    """A digit typed for the chat a moment before the prompt took focus lands after it did: for
+    its grace period the prompt's own keys choose nothing; after it, they do."""
+    write_config(home, llm, write_approval=True)
+    llm.push(Reply(tool_calls=[memory_call("Works on the payments team")]), Reply(text="Noted."))
+    app = make_app(home)  # takes focus at the first pause, at once
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        app.main.prompt.text = "I work on payments"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.main.query(ApprovalPrompt))
+        prompt = app.main.query_one(ApprovalPrompt)
+        prompt.grace = 3600.0  # however slow this machine, the next keys land inside the grace period
+        await wait_until(pilot, lambda: prompt.has_focus and prompt.has_class("-active"))
+        await pilot.press("1", "right", "enter", "2")
+        assert not prompt.future.done() and prompt.selected is None
+        prompt.grace = 0.0  # the period is over
+        await pilot.press("1")
+        await wait_until(pilot, lambda: not app.busy)
+        assert MemoryStore(home / "memories").entries("user") == ["Works on the payments team"]
+    close_app(app)
