@@ -1,10 +1,12 @@
 """Session store benchmark: every figure is a ratio of two timings taken in the same run.
 
-Run: ``.venv/bin/python -m bench.bench_store`` (first run builds the synthetic home, ~2 min).
+Run: ``.venv/bin/python -m bench.bench_store [--quick-check]`` (first run builds the synthetic
+home, ~2 min; ``--quick-check``: only the integrity check a process runs before its first write).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gc
 import io
@@ -20,6 +22,7 @@ from typing import Callable
 from bench.synthetic_home import cached_home
 from bench.timing import median_of, percentile, run_times
 from engine.store import SessionDB
+from engine.store.connection import verify_intact
 from hermes_tui.cli import main
 
 REPEAT = 7
@@ -163,6 +166,19 @@ def bench_list(big_home: Path, empty_home: Path) -> str:
     return f"| `sessions list --limit 20` | empty: {empty * 1e3:.2f} ms | big: {big * 1e3:.2f} ms | {big / empty:.2f}× |"
 
 
+def bench_quick_check(big_home: Path, empty_home: Path) -> str:
+    """``PRAGMA quick_check`` before a process's first write (``verify_intact``), the file in the
+    page cache as after any recent use: it reads every page, so it grows with the home."""
+    def check(home: Path) -> Callable[[], None]:
+        conn = sqlite3.connect(home / "state.db")
+        return lambda: verify_intact(conn, home / "state.db")
+
+    empty = warm_median(check(empty_home), 5)
+    big = warm_median(check(big_home), 5)
+    return (f"| first write's `quick_check` | empty: {empty * 1e3:.2f} ms | big: {big * 1e3:.0f} ms | "
+            f"{big / empty:.0f}× |")
+
+
 def main_bench() -> None:
     source = cached_home()
     with tempfile.TemporaryDirectory() as tmp:
@@ -197,6 +213,7 @@ def main_bench() -> None:
             "|---|---|---|---|",
             bench_append_history(db),
             bench_list(home, empty),
+            bench_quick_check(home, empty),
             *bench_append_tails(db),
         ]
         conn.close()
@@ -204,6 +221,20 @@ def main_bench() -> None:
     print("\n".join(out))
 
 
+def quick_check_only() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty"
+        SessionDB.open_home(empty).close()
+        print("| measure | A | B | ratio |\n|---|---|---|---|")
+        print(bench_quick_check(cached_home(), empty))
+
+
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick-check", action="store_true", help="only the check before a first write")
+    args = parser.parse_args()
     print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {platform.machine()}")
-    main_bench()
+    if args.quick_check:
+        quick_check_only()
+    else:
+        main_bench()

@@ -105,10 +105,14 @@ SCRIPTED = dict(LINEAGE_TURNS) | {BRANCH_ASK: BRANCH_REPLY, CLUSTER_ASK: CLUSTER
 
 # Known deliberate differences (README "Deliberate differences from upstream"), and our additions.
 LIST_REASON = "the session list shows every session, not only lineage tips"
+ORDER_REASON = "the session list is most recently active first (DESIGN's command-line contract)"
+SNIPPET_REASON = "search snippets are an excerpt that always shows the match (README)"
 PRUNE_REASON = "prune age is counted from ended_at"
 ADDITIVE_REASON = "our additive schema object"
 ADDITIVE_PREFIXES = ("hermes_tui_", "idx_hermes_tui_")
-ADDITIVE_PATHS = {"state.db-turns": "our per-session turn-lock folder"}
+ADDITIVE_PATHS = {"state.db-turns": "our per-session turn-lock folder",
+                  "memories/history.jsonl": "our memory history (where each entry came from)",
+                  "memories/history.jsonl.lock": "our memory history's lock file"}
 
 
 # ── shapes both sides produce (stdlib only: the child uses these too) ─────────────────────────
@@ -558,7 +562,8 @@ def list_check(name: str, ours_ids: list[str], upstream_ids: list[str], sessions
             result.diffs.append(Diff(f"list[{sid}]", "not listed", "listed"))
     common = [sid for sid in ours_ids if sid in upstream_ids]
     if common != [sid for sid in upstream_ids if sid in ours_ids]:
-        result.diffs.append(Diff("list order (ids both list)", common, [s for s in upstream_ids if s in ours_ids]))
+        result.diffs.append(Diff("list order (ids both list)", common, [s for s in upstream_ids if s in ours_ids],
+                                 ORDER_REASON))
     return result
 
 
@@ -629,7 +634,9 @@ def snippet_check(name: str, ours: dict[str, Any], upstream: dict[str, Any]) -> 
     result = Check(name)
     for kind, cases in kinds.items():
         where, mine, theirs = cases[0]
-        result.diffs.append(Diff(f"{kind}: {len(cases)} snippet(s), e.g. {where}", mine, theirs))
+        shows_match = all(">>>" in ours_snippet for _, ours_snippet, _ in cases)
+        result.diffs.append(Diff(f"{kind}: {len(cases)} snippet(s), e.g. {where}", mine, theirs,
+                                 SNIPPET_REASON if shows_match else None))
     return result
 
 
@@ -730,7 +737,7 @@ def home_files_check(before: set[str], after: set[str], consumed: dict[str, str]
         top = path.split("/")[0]
         if top in ADDITIVE_PATHS and path != top:
             continue  # inside the lock folder: reported once, as the folder
-        result.diffs.append(Diff(path, "added", MISSING, ADDITIVE_PATHS.get(top)))
+        result.diffs.append(Diff(path, "added", MISSING, ADDITIVE_PATHS.get(path) or ADDITIVE_PATHS.get(top)))
     for path in sorted(before - after):
         result.diffs.append(Diff(path, MISSING, "present", consumed.get(path)))
     return result

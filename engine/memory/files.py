@@ -91,7 +91,7 @@ def drift(raw: str, entry_limit: int) -> str | None:
     return None
 
 
-def _drift_refusal(path: Path, raw: str, reason: str) -> dict:
+def drift_refusal(path: Path, raw: str, reason: str) -> dict:
     """Upstream's drift result: nothing written but a copy of the file, and how to fix it."""
     try:
         backup: str | None = str(_backup(path, raw))
@@ -180,7 +180,7 @@ def update_entries(
         raw = read_text(path)
         reason = drift(raw, drift_limit) if drift_limit is not None else None
         if reason:
-            return _drift_refusal(path, raw, reason)
+            return drift_refusal(path, raw, reason)
         new_entries, result = change(parse_entries(raw))
         if new_entries is None:
             return result

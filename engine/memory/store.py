@@ -16,7 +16,8 @@ result (``current_entries``, ``matches``) carry the same markers, as upstream's 
 entry cannot re-enter the conversation through an error. Replace and
 remove refuse a file holding text the parser folded into an entry (``files.drift``), since
 rewriting the entry would drop that text; an entry over the file's limit is one, so an oversized
-entry is fixed by editing the file.
+entry is fixed by editing the file. They also refuse an entry the history saw grow by lines added
+by hand (``_grown_by_hand``), which the size signal misses until the entry outgrows the limit.
 """
 
 from __future__ import annotations
@@ -313,7 +314,7 @@ class MemoryStore:
 
         def change(entries: list[str]) -> tuple[list[str] | None, dict]:
             index, problem = _find_one(target, entries, old, "replace")
-            if problem:
+            if problem or (problem := self._grown_by_hand(target, entries[index])):
                 return None, problem
             return self._put(target, entries, index, text, "Entry replaced.")
 
@@ -328,11 +329,30 @@ class MemoryStore:
 
         def change(entries: list[str]) -> tuple[list[str] | None, dict]:
             index, problem = _find_one(target, entries, old, "remove")
-            if problem:
+            if problem or (problem := self._grown_by_hand(target, entries[index])):
                 return None, problem
             return self._drop(target, entries, index, "Entry removed.")
 
         return self._update(target, change, cause, drift=True)
+
+    def _grown_by_hand(self, target: str, entry: str) -> dict | None:
+        """The drift refusal when ``entry`` holds lines added by hand to an entry this app wrote,
+        which its replace or remove would drop; ``None`` otherwise (call under the file's lock).
+
+        ``files.drift`` (upstream's signal) sees text appended without a '§' line only once the
+        entry outgrows the whole file's limit; the history sees it at once: the entry's latest
+        record is a hand edit that kept an entry's text and added lines to it.
+        """
+        made = self.history.origin(target, entry)
+        if made is None or made.actor != "hand_edit" or not made.before or made.before not in entry:
+            return None
+        if entry.count("\n") <= made.before.count("\n"):
+            return None  # reworded or extended on its own line: one note still
+        path = self.path(target)
+        start = made.before[:PREVIEW] + ("..." if len(made.before) > PREVIEW else "")
+        reason = (f"the entry {start!r} had lines added to it by hand "
+                  f"({len(made.before):,} → {len(entry):,} chars) with no '§' line between them")
+        return files.drift_refusal(path, files.read_text(path), reason)
 
     def undo(self, change: dict, *, cause: Cause = UNNAMED) -> dict:
         """Reverse one ``change`` of a write result; scanner, limits and duplicates apply as to any write.

@@ -133,7 +133,7 @@ def prepare_journal(conn: sqlite3.Connection, path: Path) -> str:
 def verify_intact(conn: sqlite3.Connection, path: Path, sleep: Callable[[float], None] = time.sleep) -> None:
     """``PRAGMA quick_check`` of every page; a damaged one is a StoreError and nothing is written.
 
-    It reads the whole file (about 0.4 s for the 255 MB of a home of 200,000 messages), so it
+    It reads the whole file (0.4–0.7 s for the 255 MB of a home of 200,000 messages), so it
     runs once per connection, before its first write, never for a read. A busy database is
     waited for as a write would be, never reported as damage.
     """

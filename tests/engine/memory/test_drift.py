@@ -62,6 +62,35 @@ def test_the_issues_1659_char_user_md_is_refused_kept_and_copied(store: MemorySt
 
 
 @pytest.mark.parametrize("action", ["replace", "remove"])
+def test_memory_md_grown_by_hand_under_its_limit_is_refused(store: MemoryStore, action: str) -> None:
+    """The issue's MEMORY.md: 1,659 chars is under its 2,200-char limit, so the size signal (and
+    upstream) would let the replace drop the pasted notes; the history knows the entry this app
+    wrote and sees lines added to it by hand."""
+    assert store.add("memory", BASE)["success"]
+    path = store.path("memory")
+    raw = hand_appended(1659)
+    path.write_text(raw, encoding="utf-8")
+    result = store.replace("memory", "User likes", NEW) if action == "replace" else store.remove("memory", "User likes")
+    backup = store.memories_dir / f"MEMORY.md.bak.{int(FIXED_NOW)}"
+    assert result["success"] is False and result["drift_backup"] == str(backup)
+    assert result["error"].startswith(
+        f"Refusing to change {path}: the entry {BASE!r} had lines added to it by hand (57 → 1,659 chars) "
+        "with no '§' line between them, and a replace or remove could drop that text")
+    assert path.read_text(encoding="utf-8") == raw == backup.read_text(encoding="utf-8")
+    path.write_text(raw.replace("\n\n## Notes", "\n§\n## Notes"), encoding="utf-8")  # the fix the error names
+    assert store.replace("memory", "User likes", NEW)["success"]
+    assert "wiki note 3" in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("edit", ["User likes terse answers, dark themes and tabs.", BASE + " Also vim."])
+def test_an_entry_reworded_by_hand_on_its_line_can_still_be_replaced(store: MemoryStore, edit: str) -> None:
+    assert store.add("memory", BASE)["success"]
+    store.path("memory").write_text(edit, encoding="utf-8")
+    assert store.replace("memory", "User likes", NEW)["success"]
+    assert store.entries("memory") == [NEW]
+
+
+@pytest.mark.parametrize("action", ["replace", "remove"])
 def test_memory_md_over_its_limit_by_a_hand_append_is_refused(store: MemoryStore, action: str) -> None:
     path = store.path("memory")
     raw = "Deploys go out on Fridays\n§\n" + hand_appended(2400)
