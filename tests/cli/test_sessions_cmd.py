@@ -178,3 +178,25 @@ def test_export_redacts_only_when_asked(tmp_path: Path, capsys: Any) -> None:
     assert main(["--home", str(home), "sessions", "export", "-", "--redact"]) == 0
     redacted = capsys.readouterr().out
     assert "abcdefghijklmnopqrstuvwxyz" not in redacted and json.loads(redacted)["id"] == sid
+
+
+ISSUE_SECRETS = {  # the issue's three families, from the redaction corpus's cases
+    "postgres password": ("postgres://admin:Qv7pL2xW9mTz4Kd8Rs@db.internal:5432/app", "Qv7pL2xW9mTz4Kd8Rs"),
+    "sendgrid": ("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",
+                 "Jc3Hd7Kq2Wm5Pn8Rt1Vx4Zb6Lf9Gs0Ea3Yu7Io2Nh5Q"),
+    "twilio": ("SK3f9a1c7e5b2d8f4a6c0e9b7d5f3a1c2e", "3f9a1c7e5b2d8f4a6c0e9b7d5f3a1c2e"),
+}
+
+
+@pytest.mark.parametrize("name", ISSUE_SECRETS)
+def test_export_redact_masks_database_passwords_sendgrid_and_twilio_keys(tmp_path: Path, capsys: Any,
+                                                                        name: str) -> None:
+    text, secret = ISSUE_SECRETS[name]
+    home = tmp_path / "h"
+    with SessionDB.open_home(home) as db:
+        sid = db.create_session(title="Keys")
+        db.append_messages(sid, [{"role": "user", "content": f"the worker uses {text}"},
+                                 {"role": "assistant", "content": [{"type": "text", "text": f"noted: {text}"}]}])
+    assert main(["--home", str(home), "sessions", "export", "-", "--redact"]) == 0
+    redacted = capsys.readouterr().out
+    assert secret not in redacted and json.loads(redacted)["id"] == sid

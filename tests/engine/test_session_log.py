@@ -167,3 +167,16 @@ def test_a_failed_write_leaves_the_old_log_intact(tmp_path: Path, fixed_clock: f
     with pytest.raises(BadInputError, match="No space left on device"):
         write_session_log(tmp_path, _snapshot(3), redactor=None)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("postgres://admin:Qv7pL2xW9mTz4Kd8Rs@db.internal:5432/app", "Qv7pL2xW9mTz4Kd8Rs"),
+    ("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", "Jc3Hd7Kq2Wm5Pn8Rt1Vx4Zb6Lf9Gs0Ea3Yu7Io2Nh5Q"),
+    ("SK3f9a1c7e5b2d8f4a6c0e9b7d5f3a1c2e", "3f9a1c7e5b2d8f4a6c0e9b7d5f3a1c2e"),
+], ids=["postgres password", "sendgrid", "twilio"])
+def test_the_log_masks_database_passwords_sendgrid_and_twilio_keys(tmp_path: Path, fixed_clock: float,
+                                                                  text: str, secret: str) -> None:
+    snap = _snapshot(messages=[{"role": "user", "content": f"the worker uses {text}"},
+                               {"role": "assistant", "content": [{"type": "text", "text": text}]}])
+    raw = write_session_log(tmp_path, snap, redactor=redact).read_text(encoding="utf-8")  # type: ignore[union-attr]
+    assert secret not in raw
