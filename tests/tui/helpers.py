@@ -74,6 +74,13 @@ async def ready(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+def turn_over(app: HermesApp) -> bool:
+    """The last turn is shown finished and its reply closed: ``busy`` goes False in the frame
+    that draws the reply's end, and the reply is closed (marked cancelled, its tail frozen) a
+    frame later, so a test that reads the reply waits for both."""
+    return not app.busy and (app.bridge is None or app.bridge.reply is None)
+
+
 def steady_cursor(prompt: TextArea) -> None:
     """Stop the prompt's cursor blinking, drawn.
 

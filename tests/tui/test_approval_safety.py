@@ -17,7 +17,7 @@ from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.screens.confirm import Confirm
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.approval_queue import PendingList
-from tests.tui.helpers import SIZE, close_app, make_app, ready, wait_until, write_config
+from tests.tui.helpers import SIZE, close_app, make_app, ready, turn_over, wait_until, write_config
 
 FIRST, SECOND = "Deploys go out on Tuesdays", "The staging database is restored nightly"
 
@@ -56,7 +56,7 @@ async def test_a_sentence_typed_while_the_queue_has_focus_is_a_message(queued_ho
         assert app.focused is app.main.prompt
         assert app.main.prompt.text == "Are you able to read my notes? Really"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: not app.busy and app.agent.session_id)
+        await wait_until(pilot, lambda: turn_over(app) and app.agent.session_id)
         assert app.main.chat.entries[0].text == "Are you able to read my notes? Really"
         assert app.main.approvals.count == 2 and PendingQueue(queued_home).count() == 2
         assert memory(queued_home) == []
@@ -179,7 +179,7 @@ async def test_the_inline_prompt_waits_for_a_pause_and_typing_never_decides_it(h
         await pilot.press("enter")  # nothing picked with the arrows yet: enter is not a choice
         assert not prompt.future.done()
         await pilot.press("3")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         assert MemoryStore(home / "memories").entries("user") == []
         assert app.main.prompt.text == "2 more notesx"  # the draft survived
     close_app(app)
@@ -203,6 +203,6 @@ async def test_keys_in_flight_as_the_inline_prompt_takes_focus_decide_nothing(ho
         assert not prompt.future.done() and prompt.selected is None
         prompt.grace = 0.0  # the period is over
         await pilot.press("1")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         assert MemoryStore(home / "memories").entries("user") == ["Works on the payments team"]
     close_app(app)

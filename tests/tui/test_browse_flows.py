@@ -12,7 +12,7 @@ from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import SessionTree
-from tests.tui.helpers import SIZE, burst, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import SIZE, burst, close_app, make_app, ready, screen_text, turn_over, wait_until
 
 ROOT = "20261102_083000_3fa9c1"
 TIP = "20261102_091401_c07b5d"
@@ -28,7 +28,7 @@ async def test_f7_tree_enter_resumes_the_tip_of_the_lineage(upstream_home: Path,
         await wait_until(pilot, lambda: tree.find(ROOT) is not None)
         assert tree.select_session(ROOT)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.agent.session_id == TIP and not app.busy)
+        await wait_until(pilot, lambda: app.agent.session_id == TIP and turn_over(app))
         assert app.screen is app.main
         assert "把通知渠道也切到企业微信机器人" in screen_text(app)
     close_app(app)
@@ -53,7 +53,7 @@ async def test_ctrl_f_search_cjk_and_open_the_result(upstream_home: Path, llm: L
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, HitView))
         await pilot.press("c")  # continue the conversation from the lineage tip
-        await wait_until(pilot, lambda: app.agent.session_id == TIP and not app.busy)
+        await wait_until(pilot, lambda: app.agent.session_id == TIP and turn_over(app))
         assert app.screen is app.main and "Search match in" in screen_text(app)
     close_app(app)
 

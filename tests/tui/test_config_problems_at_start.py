@@ -9,7 +9,7 @@ import pytest
 
 from hermes_tui.loopback_llm import LoopbackLLM
 from hermes_tui.themes import BUNDLED_DIR, load_themes
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, turn_over, wait_until
 
 
 def _home(path: Path, config: str) -> Path:
@@ -73,7 +73,7 @@ async def test_an_unset_api_key_env_is_explained_and_nothing_is_sent(tmp_path: P
         assert "MY_LOCAL_KEY, named by api_key_env, is" in screen_text(app)  # the chat's error entry
         app.main.prompt.text = "hello?"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
     close_app(app)
     assert llm.requests == []
 

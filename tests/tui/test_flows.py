@@ -16,7 +16,8 @@ from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_markdown import AssistantMessage
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, settle, type_text, wait_until, write_config
+from tests.tui.helpers import (SIZE, close_app, make_app, ready, screen_text, settle, turn_over, type_text, wait_until,
+                               write_config)
 
 REPLY = "Sure. Here is the plan:\n\n1. read the logs\n2. fix the bug\n\n```python\nprint('done')\n```\n"
 
@@ -45,7 +46,7 @@ async def test_send_streams_the_reply_and_stores_it(home: Path, llm: LoopbackLLM
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "plan the fix")
-        await wait_until(pilot, lambda: not app.busy and app.agent.session_id)
+        await wait_until(pilot, lambda: turn_over(app) and app.agent.session_id)
         reply = app.main.chat.query(AssistantMessage).last()
         assert reply.source == REPLY
         assert "print('done')" in screen_text(app) and "plan the fix" in screen_text(app)
@@ -82,7 +83,7 @@ async def test_a_long_streamed_reply_ends_on_screen(tmp_path: Path) -> None:
     must sit at its last line (a cached item height once cut the last lines off)."""
     async with paced_reply(tmp_path, LONG_REPLY, 3000, "write the report") as pilot:
         app = pilot.app
-        await wait_until(pilot, lambda: app.agent.session_id and not app.busy, timeout=30)
+        await wait_until(pilot, lambda: app.agent.session_id and turn_over(app), timeout=30)
         await settle(pilot)
         assert "End of the report." in screen_text(app)
         assert app.main.chat.scroll_y == app.main.chat.max_scroll_y
@@ -102,7 +103,7 @@ async def test_a_reply_finishing_under_another_screen_still_finishes(home: Path,
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
         assert app.busy  # held: still streaming under the sessions screen
         hold.release()
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         assert isinstance(app.screen, SessionsScreen)
         assert app.agent.messages[-1]["content"] == reply
     close_app(app)
@@ -116,7 +117,7 @@ async def test_model_memory_write_updates_the_panel(home: Path, llm: LoopbackLLM
         await send(pilot, "remember I like green tea")
         section = app.main.query_one("#memory-user")
         await wait_until(pilot, lambda: "Prefers green tea" in section.entries)
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         text = screen_text(app)
         assert "+ Prefers green tea" in text and "+ in the prompt from next session" in text  # enters the prompt next session
         assert section.header == "USER PROFILE (who the user is) [1% — 17/1,375 chars]"
@@ -173,8 +174,7 @@ async def test_escape_cancels_and_keeps_what_was_shown(home: Path, llm: Loopback
         await send(pilot, "talk a lot")
         await wait_until(pilot, lambda: len(app.main.chat.entries) > 1 and len(app.main.chat.entries[-1].text) > 20)
         await pilot.press("escape")
-        # the turn is shown finished first; the reply is closed (marked cancelled) a frame later
-        await wait_until(pilot, lambda: not app.busy and app.main.chat.entries[-1].cancelled, timeout=15)
+        await wait_until(pilot, lambda: turn_over(app), timeout=15)
         entry = app.main.chat.entries[-1]
         assert entry.cancelled and 20 <= len(entry.text) < len("word " * 400)
         assert "cancelled — kept what was shown" in screen_text(app)
@@ -225,7 +225,7 @@ async def test_inline_approval_ignores_keys_in_the_grace_period_then_allows(home
         assert not prompt.future.done()
         prompt.grace = 0.0  # the period is over
         await pilot.press("1")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         assert "Works on the payments team" in MemoryStore(home / "memories").entries("user")
         assert not app.main.query(ApprovalPrompt)
         assert app.focused is app.main.prompt
@@ -239,7 +239,7 @@ async def test_inline_approval_timeout_stages_the_write(home: Path, llm: Loopbac
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "I use vim")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         assert app.main.approvals.count == 1
         assert "Uses vim keybindings" in app.main.approvals.records[0].summary
         assert MemoryStore(home / "memories").entries("user") == []
@@ -269,7 +269,7 @@ async def test_no_key_still_opens_and_memory_works(keyless_home: Path) -> None:
         await ready(pilot)
         assert "ANTHROPIC_API_KEY" in screen_text(app)
         await send(pilot, "hello?")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         await send(pilot, "/memory add memory Project uses uv")
         await wait_until(pilot, lambda: "Project uses uv" in app.main.query_one("#memory-memory").entries)
     close_app(app)
@@ -315,7 +315,7 @@ async def test_scrolled_up_shows_the_new_output_hint_until_back_at_the_end(home:
         hold.release()
         hint = app.main.query_one("#new-output")
         await wait_until(pilot, lambda: hint.display)
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         assert chat.scroll_y == 0  # the view stayed where the user put it
         await pilot.click("#new-output")
         await wait_until(pilot, lambda: not hint.display and chat.following)

@@ -21,7 +21,7 @@ from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.approval_queue import PendingList
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.slash_menu import SlashMenu
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, type_text, wait_until
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, turn_over, type_text, wait_until
 from tests.tui.test_flows import send
 from tests.tui.test_turn_lifecycle import footer_labels
 
@@ -43,9 +43,9 @@ async def a_chat_with_a_tool_row_and_a_button(pilot, llm: LoopbackLLM) -> None:
     app = pilot.app
     llm.push(Reply(text="Looking.", tool_calls=[SEARCH]), Reply(text="Found it."), HttpError(400), HttpError(400))
     await send(pilot, "when do deploys go out?")
-    await wait_until(pilot, lambda: not app.busy and app.main.chat.query(CollapsibleTitle))
+    await wait_until(pilot, lambda: turn_over(app) and app.main.chat.query(CollapsibleTitle))
     await send(pilot, "and the database?")
-    await wait_until(pilot, lambda: not app.busy and app.main.chat.query(Button))
+    await wait_until(pilot, lambda: turn_over(app) and app.main.chat.query(Button))
 
 
 def focusable(app: HermesApp) -> list[Widget]:
@@ -85,7 +85,7 @@ async def test_escape_goes_home_first_while_a_reply_streams_and_stops_it_from_th
         assert app.focused is app.main.prompt and app.busy  # home, the reply still streaming
         assert "Stop reply" in footer_labels(app)  # at home, escape's meaning is shown again
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.busy, timeout=5)  # the second escape stopped the reply
+        await wait_until(pilot, lambda: turn_over(app), timeout=5)  # the second escape stopped the reply
         hold.release()
     close_app(app)
 
@@ -239,7 +239,7 @@ async def test_any_message_in_the_chat_can_be_selected_and_copied(home: Path, ll
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "first question")
-        await wait_until(pilot, lambda: not app.busy and app.main.chat.last_reply_text())
+        await wait_until(pilot, lambda: turn_over(app) and app.main.chat.last_reply_text())
         chat = app.main.chat
         chat.focus()
         await pilot.pause()

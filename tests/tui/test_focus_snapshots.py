@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, Silent
-from tests.tui.helpers import SIZE, close_app, make_app, ready, settle, wait_until
+from tests.tui.helpers import SIZE, close_app, make_app, ready, settle, turn_over, wait_until
 from tests.tui.test_flows import send
 
 
@@ -36,7 +36,7 @@ def test_focused_chat_with_a_message_selected(snap_compare, home: Path, llm: Loo
     async def run_before(pilot) -> None:
         await ready(pilot)
         await send(pilot, "When do deploys go out?")
-        await wait_until(pilot, lambda: not app.busy and app.agent.title)
+        await wait_until(pilot, lambda: turn_over(app) and app.agent.title)
         app.main.chat.focus()
         await pilot.press("up", "up")
         await settle(pilot)

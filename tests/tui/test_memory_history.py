@@ -16,7 +16,7 @@ from hermes_tui.screens.memory_history import MemoryHistoryScreen, SessionAtMess
 from hermes_tui.widgets.memory_panel import SELECTED_STYLE, MemorySection
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 from tests.tui.test_turn_lifecycle import footer_labels
-from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, screen_text, settle, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, screen_text, settle, turn_over, wait_until
 
 FACT = "Works on the payments team"
 
@@ -53,7 +53,7 @@ async def ask_to_remember(pilot, home: Path, expected: list[str]) -> None:
     """Send the turn whose reply writes FACT by a memory tool call; wait until USER.md holds ``expected``."""
     pilot.app.main.prompt.text = "I work on the payments team, remember that"
     await pilot.press("enter")
-    await wait_until(pilot, lambda: not pilot.app.busy and store(home).entries("user") == expected)
+    await wait_until(pilot, lambda: turn_over(pilot.app) and store(home).entries("user") == expected)
 
 
 async def test_an_entry_the_model_wrote_shows_its_session_and_turn_and_opens_there(home: Path, llm: LoopbackLLM) -> None:

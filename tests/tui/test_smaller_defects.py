@@ -17,7 +17,7 @@ from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply, Usage
 from hermes_tui.widgets.approval_queue import PendingList
 from hermes_tui.widgets.prompt_input import PromptHistory
 from hermes_tui.widgets.transcript_preview import message_text
-from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, screen_text, turn_over, wait_until
 
 
 async def send(pilot, text: str) -> None:
@@ -84,13 +84,13 @@ async def test_ctx_keeps_its_figure_after_a_cancelled_turn(home: Path, llm: Loop
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "one")
-        await wait_until(pilot, lambda: not app.busy and app.agent.title == "Greetings")
+        await wait_until(pilot, lambda: turn_over(app) and app.agent.title == "Greetings")
         assert app.agent.last_prompt_tokens == 12_800
         assert "ctx 10% of 128.0k" in screen_text(app)
         await send(pilot, "two")
         await wait_until(pilot, lambda: app.bridge.reply is not None and app.main.chat.entries[-1].text)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         hold.release()
         assert "ctx 10% of 128.0k" in screen_text(app)
     close_app(app)
@@ -134,7 +134,7 @@ async def test_new_says_new_session_once(home: Path, llm: LoopbackLLM) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "hi")
-        await wait_until(pilot, lambda: not app.busy and app.agent.session_id)
+        await wait_until(pilot, lambda: turn_over(app) and app.agent.session_id)
         await send(pilot, "/new")
         await wait_until(pilot, lambda: "New session." in chat_texts(app))
         assert "New session new session" not in screen_text(app)
@@ -147,7 +147,7 @@ async def test_resuming_the_session_one_is_in_says_so(home: Path, llm: LoopbackL
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await send(pilot, "hi")
-        await wait_until(pilot, lambda: not app.busy and app.agent.session_id)
+        await wait_until(pilot, lambda: turn_over(app) and app.agent.session_id)
         session_id = app.agent.session_id
         await send(pilot, f"/resume {session_id}")
         await wait_until(pilot, lambda: any(t.startswith("Already in") for t in chat_texts(app)))

@@ -11,7 +11,7 @@ from pathlib import Path
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec, Usage
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_messages import ToolBlock
-from tests.tui.helpers import SIZE, close_app, make_app, ready, settle, steady_cursor, wait_until, write_config
+from tests.tui.helpers import SIZE, close_app, make_app, ready, settle, steady_cursor, turn_over, wait_until, write_config
 
 USAGE = Usage(input_tokens=12_400, output_tokens=180, cache_read_tokens=9_800, cache_write_tokens=2_600)
 CODE_REPLY = (
@@ -81,7 +81,7 @@ def test_streamed_reply_with_code_and_tool_call(snap_compare, home: Path, llm: L
         await ready(pilot)
         app.agent.set_title("Retry helper")
         await submit(pilot, "I write Python. Show me a retry helper.")
-        await wait_until(pilot, lambda: not app.busy and app.main.chat.entries[-1].text == CODE_REPLY)
+        await wait_until(pilot, lambda: turn_over(app) and app.main.chat.entries[-1].text == CODE_REPLY)
         for block in app.main.chat.query(ToolBlock):  # pin the measured duration
             block.finish(block.entry.result or "", 0.05, block.entry.is_error)
         app.clear_notifications()

@@ -12,7 +12,7 @@ from typing import Callable
 import yaml
 
 from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply, Silent
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, turn_over, wait_until
 from tests.tui.test_flows import send, stored
 
 
@@ -24,7 +24,7 @@ async def test_escape_while_the_provider_sends_nothing_ends_the_turn(home: Path,
         await send(pilot, "hello?")
         await wait_until(pilot, lambda: len(llm.requests) == 1 and app.busy)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.busy, timeout=15)
+        await wait_until(pilot, lambda: turn_over(app), timeout=15)
         await send(pilot, "still there?")  # the app is usable again at once
         await wait_until(pilot, lambda: "Back again." in screen_text(app), timeout=15)
     close_app(app)
@@ -62,7 +62,7 @@ async def test_a_silent_provider_ends_the_turn_with_the_limit_named(tmp_path: Pa
         await ready(pilot)
         await send(pilot, "hello?")
         # the error is drawn just before the worker returns and the turn ends: wait for both
-        await wait_until(pilot, lambda: "model.timeouts.first_byte" in screen_text(app) and not app.busy,
+        await wait_until(pilot, lambda: "model.timeouts.first_byte" in screen_text(app) and turn_over(app),
                          timeout=10)
     close_app(app)
 

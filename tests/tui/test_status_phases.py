@@ -13,7 +13,7 @@ from engine.events import Phase
 from hermes_tui.loopback_llm import HttpError, LoopbackLLM, Reply, Silent
 from hermes_tui.widgets.phase_label import phase_field, phase_text
 from hermes_tui.widgets.status_bar import StatusBar
-from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, close_app, make_app, ready, turn_over, wait_until
 from tests.tui.test_flows import send
 
 T0 = FIXED_NOW
@@ -64,7 +64,7 @@ async def test_waiting_for_a_silent_model_is_named_and_its_seconds_tick(home: Pa
         now[0] = T0 + 8
         await wait_until(pilot, lambda: status_line(app).startswith("● waiting for the model · 8 s"))
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.busy)
+        await wait_until(pilot, lambda: turn_over(app))
         assert not status_line(app).startswith("●") and app.main.status._ticker is None
     close_app(app)
 
@@ -88,7 +88,7 @@ async def test_a_retry_counts_down_then_streaming_and_the_end_clear_the_field(ho
 
         status.update = recording  # type: ignore[method-assign]
         await send(pilot, "hi")
-        await wait_until(pilot, lambda: not app.busy and "Back." in (app.main.chat.last_reply_text() or ""))
+        await wait_until(pilot, lambda: turn_over(app) and "Back." in (app.main.chat.last_reply_text() or ""))
     close_app(app)
     phases = [line for line in seen if line.startswith("● ")]
     assert phases[:1] == ["● working"]

@@ -18,7 +18,7 @@ from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec, Usage
 from hermes_tui.screens.usage import UsageScreen, break_detail
 from hermes_tui.untrusted import visible_line
 from tests.hostile_text import HOSTILE
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, settle, wait_until, write_config
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, settle, turn_over, wait_until, write_config
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ async def turn(pilot, text: str) -> None:
     app.main.prompt.text = text
     await pilot.press("enter")
     # 30 s: the first call imports the provider's SDK, which takes seconds on a loaded machine.
-    await wait_until(pilot, lambda: not app.busy and len(app.agent.usage.requests) > calls, timeout=30)
+    await wait_until(pilot, lambda: turn_over(app) and len(app.agent.usage.requests) > calls, timeout=30)
 
 
 async def open_usage(pilot) -> UsageScreen:
@@ -207,7 +207,7 @@ def test_snapshot_of_the_inspector(snap_compare, tmp_path: Path, model: Loopback
         app.agent.set_title("Cache check")
         await turn(pilot, "hello")
         await turn(pilot, "find the postgres notes")
-        await wait_until(pilot, lambda: len(app.agent.usage.requests) == 3 and not app.busy)
+        await wait_until(pilot, lambda: len(app.agent.usage.requests) == 3 and turn_over(app))
         app.agent.live.system_prompt = app.agent.live.system_prompt.replace("\n", "\nToday is Tuesday.\n", 1)
         await turn(pilot, "thanks")
         await open_usage(pilot)
