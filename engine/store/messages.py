@@ -22,6 +22,7 @@ from typing import Any, Mapping, TypeVar
 
 from engine.errors import BadInputError
 from engine.scrub import sanitize_context
+from engine.store.cells import as_bytes, cell_text, readable_time
 from engine.store.models import StoredMessage
 from engine.store.schema import FTS_TABLES
 from engine.tokens import content_text
@@ -33,8 +34,12 @@ INSERT_SQL = (
     "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, "
     "finish_reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-SELECT_COLUMNS = (
-    "id, session_id, role, content, timestamp, tool_call_id, tool_calls, tool_name, finish_reason, reasoning"
+# The text columns come back as bytes (``as_bytes``) and ``stored_message`` decodes them: a cell
+# another program left as text that is not UTF-8 would otherwise fail the whole read.
+SELECT_COLUMNS = ", ".join(
+    name if name in ("id", "session_id", "timestamp") else as_bytes(name)
+    for name in ("id", "session_id", "role", "content", "timestamp", "tool_call_id", "tool_calls", "tool_name",
+                 "finish_reason", "reasoning")
 )
 ACTIVE = "(active IS NULL OR active != 0)"  # upstream marks rewound messages inactive
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -134,13 +139,16 @@ def message_row(session_id: str, index: int, message: Any, default_ts: float) ->
 
 
 def _parse_tool_calls(raw: str | None) -> list[dict[str, Any]] | None:
+    """The calls of a ``tool_calls`` cell; what is not a call object is left out (a replay, a
+    show and an export read each call as a dict)."""
     if not raw:
         return None
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError):
         return None  # an unreadable upstream cell: the call is lost for replay, the row is kept
-    return value if isinstance(value, list) else None
+    calls = [call for call in value if isinstance(call, dict)] if isinstance(value, list) else []
+    return calls or None
 
 
 def _without_leaked_recall(role: str, content: Any) -> Any:
@@ -152,17 +160,23 @@ def _without_leaked_recall(role: str, content: Any) -> Any:
 
 
 def stored_message(row: sqlite3.Row | tuple[Any, ...]) -> StoredMessage:
-    """Build from a row selected with SELECT_COLUMNS, content decoded."""
+    """Build from a row selected with SELECT_COLUMNS, content decoded.
+
+    The one place a message row is read, so a cell of the wrong type (another program's) is
+    degraded here for every caller: text cells are read as text (``cell_text``), a time that is
+    not one is None (unknown), and a missing role is empty text.
+    """
     mid, sid, role, content, ts, tcid, tcalls, tname, finish, reasoning = row
+    role = cell_text(role) or ""
     return StoredMessage(
         id=mid,
         session_id=sid,
         role=role,
-        content=_without_leaked_recall(role, decode_content(content)),
-        timestamp=ts,
-        tool_call_id=tcid,
-        tool_calls=_parse_tool_calls(tcalls),
-        tool_name=tname,
-        finish_reason=finish,
-        reasoning=reasoning,
+        content=_without_leaked_recall(role, decode_content(cell_text(content))),
+        timestamp=readable_time(ts),
+        tool_call_id=cell_text(tcid),
+        tool_calls=_parse_tool_calls(cell_text(tcalls)),
+        tool_name=cell_text(tname),
+        finish_reason=cell_text(finish),
+        reasoning=cell_text(reasoning),
     )

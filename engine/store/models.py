@@ -76,7 +76,7 @@ class StoredMessage:
     session_id: str
     role: str
     content: str | list[Any] | dict[str, Any] | None
-    timestamp: float
+    timestamp: float | None  # None: the stored cell is not a time (another program's text, a BLOB)
     tool_call_id: str | None = None
     tool_calls: list[dict[str, Any]] | None = None
     tool_name: str | None = None
@@ -121,6 +121,14 @@ class SearchHit:
     snippet: str
     timestamp: float
     rank: int
+    # As on Session: a stored time that is not one is 0.0 here (so hits still sort, oldest last),
+    # named in ``unreadable`` and null in JSON.
+    unreadable: tuple[str, ...] = ()
+
+    @property
+    def known_timestamp(self) -> float | None:
+        """The time to show: None when the stored cell was not a time."""
+        return None if "timestamp" in self.unreadable else self.timestamp
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -130,7 +138,7 @@ class SearchHit:
             "message_id": self.message_id,
             "role": self.role,
             "snippet": self.snippet,
-            "timestamp": self.timestamp,
+            "timestamp": self.known_timestamp,
         }
 
 

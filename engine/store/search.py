@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 import sqlite3
 from functools import lru_cache
-from typing import Any, Collection
+from typing import Any, Collection, Sequence
 
+from engine.store.cells import as_bytes, cell_text, readable_time
 from engine.store.lineage import roots_of
 from engine.store.messages import JSON_PREFIX, decode_content
 from engine.store.models import MATCH_END, MATCH_START, SearchHit
@@ -39,7 +40,10 @@ SNIPPET_BEFORE, SNIPPET_AFTER = 30, 70
 RECENT_WINDOW = 500  # messages the newest-first walk looks back per 20 wanted hits
 # Every hit row ends with its session's parent (when that row exists) and the parent's parent:
 # a lineage of depth ≤ 1, the usual case, needs no further walk to find its root.
-HIT_COLUMNS = "m.session_id, m.role, m.timestamp, s.title, p.id, p.parent_session_id"
+# Text another program wrote may be a BLOB or not UTF-8: role and title come back as bytes and
+# ``run_search`` decodes them (a title that is not text is no title, as in a listing).
+HIT_COLUMNS = (f"m.session_id, {as_bytes('m.role')}, m.timestamp, "
+               f"CASE WHEN typeof(s.title) = 'text' THEN {as_bytes('s.title')} END, p.id, p.parent_session_id")
 PARENT_JOIN = "LEFT JOIN sessions p ON p.id = s.parent_session_id"
 
 
@@ -69,7 +73,7 @@ def _text_literal(text: str) -> str:
 # made from the decoded text, because an index filled by upstream's triggers holds the JSON.
 # A byte range, not substr(): SQLite's text functions see nothing after the prefix's NUL.
 _PREFIX_END = JSON_PREFIX[:-1] + chr(ord(JSON_PREFIX[-1]) + 1)
-STRUCTURED_RAW = (
+STRUCTURED_RAW = as_bytes(
     f"CASE WHEN m.content >= {_text_literal(JSON_PREFIX)} AND m.content < {_text_literal(_PREFIX_END)}"
     " THEN m.content END"
 )
@@ -79,9 +83,10 @@ STRUCTURED_RAW = (
 # prefixes). TRIGRAM: snippet() would re-tokenize each hit into trigrams, which costs more than
 # the query itself, so the stored text comes back as it does in a bare query and the window is
 # cut in Python (a trigram match is a case-insensitive substring, which a regex finds exactly).
+# Either comes back as bytes: the index holds a BLOB content's bytes as they are, UTF-8 or not.
 _FTS_SELECT = {
     route: f"""
-SELECT {table}.rowid, {text}, {STRUCTURED_RAW}, {HIT_COLUMNS}
+SELECT {table}.rowid, {as_bytes(text)}, {STRUCTURED_RAW}, {HIT_COLUMNS}
 FROM {table} CROSS JOIN messages m ON m.id = {table}.rowid CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
 WHERE {table} MATCH ?{{where}}
 ORDER BY {{order}} LIMIT ?"""
@@ -164,7 +169,7 @@ def _check_sql(groups: list[list[Term]], column: str = "t.content") -> tuple[str
 # ``t`` is the trigram index's own text: what the triggers (or ``insert_message``) indexed, so
 # structured rows are tested on their text parts, never on their JSON.
 _SHORT_SELECT = f"""
-SELECT m.id, t.content, {STRUCTURED_RAW}, {HIT_COLUMNS}
+SELECT m.id, {as_bytes('t.content')}, {STRUCTURED_RAW}, {HIT_COLUMNS}
 FROM {{source}} CROSS JOIN messages m ON m.id = cand.id CROSS JOIN messages_fts_trigram t ON t.rowid = m.id
 CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
 WHERE ({{checks}}){{where}}
@@ -172,7 +177,7 @@ ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"""
 
 
 _WALK_SELECT = f"""
-SELECT m.id, t.content, {STRUCTURED_RAW}, {HIT_COLUMNS}
+SELECT m.id, {as_bytes('t.content')}, {STRUCTURED_RAW}, {HIT_COLUMNS}
 FROM messages m CROSS JOIN messages_fts_trigram t ON t.rowid = m.id
 CROSS JOIN sessions s ON s.id = m.session_id {PARENT_JOIN}
 WHERE m.timestamp >= (SELECT timestamp FROM messages ORDER BY timestamp DESC LIMIT 1 OFFSET ?)
@@ -265,13 +270,18 @@ def run_search(
     else:
         rows = _fts_rows(conn, parsed, limit, where, params, newest_first)
     deeper = roots_of(conn, {parent for *_, parent, grandparent in rows if grandparent is not None})
-    return [
-        SearchHit(
-            session_id=sid, lineage_root=_root(sid, parent, grandparent, deeper), title=title, message_id=mid,
-            role=role, snippet=_snippet(parsed, text, raw), timestamp=ts, rank=position,
-        )
-        for position, (mid, text, raw, sid, role, ts, title, parent, grandparent) in enumerate(rows, start=1)
-    ]
+    return [_hit(position, row, parsed, deeper) for position, row in enumerate(rows, start=1)]
+
+
+def _hit(position: int, row: Sequence[Any], parsed: ParsedQuery, deeper: dict[str, str]) -> SearchHit:
+    """A hit from a selected row, its cells read leniently: one bad message degrades its hit only."""
+    mid, text, raw, sid, role, ts, title, parent, grandparent = row
+    when = readable_time(ts)
+    return SearchHit(
+        session_id=sid, lineage_root=_root(sid, parent, grandparent, deeper), title=cell_text(title), message_id=mid,
+        role=cell_text(role) or "", snippet=_snippet(parsed, cell_text(text), cell_text(raw)),
+        timestamp=0.0 if when is None else when, rank=position, unreadable=() if when is not None else ("timestamp",),
+    )
 
 
 def title_matches(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int) -> list[str]:

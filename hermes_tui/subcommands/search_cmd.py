@@ -49,7 +49,7 @@ def cmd_search(args: argparse.Namespace, ctx: CommandContext) -> int:
     for root, group in group_by_lineage(hits).items():
         print(f"{group[0].title or '(untitled)'}  [{root}]")
         for hit in group:
-            lead = f"  {hit.role:<9} {relative_time(hit.timestamp, now):<14} {hit.session_id}  "
+            lead = f"  {hit.role:<9} {relative_time(hit.known_timestamp, now):<14} {hit.session_id}  "
             if console is not None:
                 console.print(Text(visible(lead)), snippet_text(hit.snippet), sep="")
             else:
