@@ -7,8 +7,9 @@ so one bad cell degrades its row instead of failing a whole listing, export or s
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Sequence
 
 
 def readable_time(value: Any) -> float | None:
@@ -36,3 +37,24 @@ def as_bytes(column: str) -> str:
     """``column`` selected as its bytes: text that is not UTF-8 would otherwise fail the whole
     query in the sqlite3 module (it decodes strictly); ``cell_text`` decodes it leniently."""
     return f"CAST({column} AS BLOB)"
+
+
+def rows_read_leniently(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    """The rows of a read whose text cells another program may have left as text that is not
+    UTF-8, which the sqlite3 module refuses for the whole query: read as it is, and only when
+    that fails, again with such text decoded with U+FFFD (so a good home pays nothing)."""
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "Could not decode to UTF-8" not in str(exc):
+            raise
+    saved = conn.text_factory
+    conn.text_factory = _lenient_text
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.text_factory = saved
+
+
+def _lenient_text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")

@@ -15,7 +15,7 @@ import json
 import sqlite3
 from typing import Any, Iterator, Sequence
 
-from engine.store.cells import as_bytes, cell_text, readable_time
+from engine.store.cells import as_bytes, cell_text, readable_time, rows_read_leniently
 from engine.store.messages import JSON_PREFIX, decode_content
 from engine.store.models import Session
 from engine.store.schema import activity_kept
@@ -91,7 +91,7 @@ def session_from_row(row: Sequence[Any]) -> Session:
 
 
 def fetch_sessions(conn: sqlite3.Connection, where: str = "", params: Sequence[Any] = ()) -> list[Session]:
-    return [session_from_row(r) for r in conn.execute(f"{SESSION_SELECT} {where}", params)]
+    return [session_from_row(r) for r in rows_read_leniently(conn, f"{SESSION_SELECT} {where}", params)]
 
 
 def _batched(

@@ -1,4 +1,5 @@
-"""Every read command takes a message cell of the wrong type: the row is shown degraded, exit 0."""
+"""Every read command takes a message cell (or a session's text) of the wrong type or not UTF-8: the row
+is shown degraded, exit 0."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ SPOILS = {
     "content-blob": f"UPDATE messages SET content = x'{BLOB_TEXT.hex()}' WHERE id = 28",
     "content-not-utf8": f"UPDATE messages SET content = CAST(x'{BLOB_TEXT.hex()}' AS TEXT) WHERE id = 28",
     "role-blob": "UPDATE messages SET role = x'ff' WHERE id = 29",
+    "title-not-utf8": f"UPDATE sessions SET title = CAST(x'41ff42' AS TEXT), model = CAST(x'ff' AS TEXT) "
+                      f"WHERE id = '{BACKUP}'",
     "tool-cells": "UPDATE messages SET tool_calls = '[1, \"x\"]' WHERE id = 11; "
                   "UPDATE messages SET tool_call_id = x'ff', tool_name = x'ff', reasoning = x'ff' WHERE id = 12",
 }
