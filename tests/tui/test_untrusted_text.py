@@ -25,7 +25,7 @@ from hermes_tui.screens.usage import UsageScreen
 from hermes_tui.untrusted import visible
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_messages import ToolBlock
-from tests.hostile_text import HOSTILE, LONG_LINE, SHOWN_ESC, hostile_actions, leaks
+from tests.hostile_text import HOSTILE, LONE_CR, LONG_LINE, SHOWN_ESC, hostile_actions, leaks
 from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, terminal_frame, wait_until, write_config
 
 VALUES = list(HOSTILE.values())
@@ -45,16 +45,27 @@ def shown(widget) -> str:
     return str(widget.render())
 
 
+SIDE_REPLY = HOSTILE["link"] + HOSTILE["osc clipboard"]  # what the model's side calls answer
+
+
+def hostile_model() -> LoopbackLLM:
+    """A model whose side calls (the auto-title, search summaries) answer with markup and escapes."""
+    return LoopbackLLM(side_responder=lambda _body: Reply(text=SIDE_REPLY))
+
+
 @pytest.fixture
 def title_llm() -> Iterator[LoopbackLLM]:
-    """A model whose side calls (the auto-title) answer with markup and escapes."""
-    with LoopbackLLM(side_responder=lambda _body: Reply(text=HOSTILE["link"] + HOSTILE["osc clipboard"])) as server:
+    with hostile_model() as server:
         yield server
 
 
 @pytest.fixture
 def hostile_home(tmp_path: Path, title_llm: LoopbackLLM) -> Path:
-    home = tmp_path / "hostile"
+    return fill_hostile_home(tmp_path / "hostile", title_llm)
+
+
+def fill_hostile_home(home: Path, title_llm: LoopbackLLM) -> Path:
+    """A home with hostile strings in every store the app shows (shared with test_untrusted_screens)."""
     write_config(home, title_llm, write_approval=True)
     memories = home / "memories"
     memories.mkdir(parents=True)
@@ -242,3 +253,35 @@ def test_memory_store_still_holds_the_exact_bytes(hostile_home: Path) -> None:
     """Showing literally never rewrites: the stored entries are the hostile strings themselves."""
     store = MemoryStore(hostile_home / "memories")
     assert store.entries("memory") + store.entries("user") == [v.strip() for v in VALUES]
+
+
+async def test_a_markdown_link_in_a_reply_shows_its_address_and_is_no_hyperlink(
+        hostile_home: Path, title_llm: LoopbackLLM) -> None:
+    """Rich would draw ``[text](url)`` as an OSC 8 hyperlink whose target the text need not
+    match; the chat shows the address beside the text instead."""
+    title_llm.push(Reply(text="Before.\n\n" + HOSTILE["markdown link"] + "\n\nAfter.", chunk_chars=5))
+    app = make_app(hostile_home)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot)
+        app.main.prompt.text = "a link please"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not app.busy and "After." in screen_text(app))
+        output, lines = terminal_frame(app)
+        assert "\x1b]8;" not in output
+        assert [s.text for line in lines for s in line if s.style is not None and s.style.link] == []
+        assert "https://evil.example/x" in screen_text(app) and "the docs" in screen_text(app)
+        assert_clean(app)
+    close_app(app)
+
+
+def test_leaks_sees_the_corpus_escapes_and_ignores_the_renderers_own() -> None:
+    """The check itself: the renderer's SGR and cursor moves are not leaks; every escape of the
+    corpus is, even where it looks like the renderer's own (a CSI), and so is a lone CR."""
+    ours = "\x1b[1;1H\x1b[38;2;10;20;30;48;2;1;2;3mtext\x1b[0m\n\x1b[2;1H\x1b[1mmore\x1b[0m\r\n"
+    assert leaks(ours) == []
+    assert leaks(ours + HOSTILE["csi wipe"]) == ["'\\x1b[2J'", "'\\x1b[H'"]
+    assert leaks(ours + HOSTILE["csi sentinel"]) == ["'\\x1b[7777;1H'", "'\\x1b[7777m'"]
+    assert leaks("a\rb") == ["'\\r'"] and leaks("a\r\nb") == [] and leaks(LONE_CR, terminal=False) == ["'\\r'"]
+    for name, value in HOSTILE.items():  # each item holding a control is seen raw, and not once shown
+        assert bool(leaks(value)) == (visible(value) != value), name
+        assert leaks(visible(value)) == [] and leaks(visible(value), terminal=False) == [], name
