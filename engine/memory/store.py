@@ -210,13 +210,15 @@ def _error(message: str, **extra: object) -> dict:
 
 
 def clean_content(content: object, field: str) -> tuple[str, dict | None]:
-    """Stripped content, or an error for empty, separator-only or separator-bearing text."""
+    """Stripped content with its line breaks as the file reads them back (a CR or CRLF is a
+    newline there, so the entry and its history record stay equal), or an error for empty,
+    separator-only or separator-bearing text."""
     if not isinstance(content, str):
         return "", _error(f"{field} must be a string.")
-    text = content.strip()
+    text = content.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text.replace("§", "").strip():
         return "", _error(f"{field} cannot be empty or only '§'.")
-    if any(line.strip() == "§" for line in text.replace("\r", "\n").split("\n")):
+    if any(line.strip() == "§" for line in text.split("\n")):
         return "", _error(f"{field} cannot contain a line holding only '§' (the entry separator).")
     return text, None
 

@@ -193,3 +193,12 @@ def test_the_history_always_accounts_for_every_entry(tmp_path_factory: pytest.Te
     assert all(store.history.origin("memory", entry) is not None for entry in entries)
     writes = [c for c in store.history.changes() if c.entries is not None]
     assert not writes or set(writes[-1].entries) == set(entries)  # a pure reordering is no change
+
+
+@pytest.mark.parametrize("content", ["over\rwritten", "over\r\nwritten"])
+def test_a_carriage_return_is_written_as_the_file_reads_it_back(store: MemoryStore, content: str) -> None:
+    """The file reads a CR (or CRLF) as a line break: the entry, its record and the next sync agree."""
+    assert store.add("user", content, cause=APP)["success"]
+    assert store.entries("user") == ["over\nwritten"] == [store.history.changes()[-1].after]
+    assert store.sync_history() == [] and [c.actor for c in store.history.changes()] == ["app"]
+    assert store.remove("user", "over\rwritten", cause=APP)["success"]
