@@ -158,6 +158,20 @@ class SessionDB:
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"{self.label}: database error ({exc}).") from exc
 
+    def change_mark(self) -> tuple[int, int] | None:
+        """A value that differs after any commit to the file, by this connection or another, so a
+        view can tell that what it read is still current without reading it again; ``None`` (which
+        counts as changed) when another thread has had the connection for 20 ms: a caller on the
+        UI thread never waits for a long write."""
+        if not self._lock.acquire(timeout=0.02):
+            return None
+        try:
+            return self._conn.total_changes, self._conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.DatabaseError:
+            return None
+        finally:
+            self._lock.release()
+
     def _must_exist(self, conn: sqlite3.Connection, session_id: str) -> None:
         if conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is None:
             raise NotFoundError(f"no session with id {session_id!r} in {self.label}.")

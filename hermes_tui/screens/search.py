@@ -230,9 +230,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         return min(DEBOUNCE_MAX_S, max(DEBOUNCE_MIN_S, self._cost))
 
     def _stop_queries(self) -> None:
-        for timer in (self._timer, self._rank_timer, self._preview_timer):
-            if timer is not None:
-                timer.stop()
+        self._pause_timers()
         self._generation += 1
         self._reader.interrupt()
         self._ranker.interrupt()
@@ -265,7 +263,12 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
 
     def on_key(self, event: events.Key) -> None:
         """Printable text typed while the results have focus refines the query (fzf-like), unless
-        the key is bound there (``s`` summarizes): no typed character is ever lost."""
+        the key is bound there (``s`` summarizes): no typed character is ever lost. ``enter`` in
+        results that list nothing yet (nothing to select) waits for the typed query's, as ``_open``."""
+        if event.key == "enter" and self.focused is self.results and self.results.highlighted is None:
+            if self.shown_query != self.query_text:
+                self._open_when_shown = True
+            return
         if not event.is_printable or not event.character or event.key in self.app.active_bindings:
             return
         event.stop()
@@ -392,6 +395,22 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             self._preview_timer = self.set_timer(PREVIEW_PAUSE_S, lambda: self._preview(target))
         else:
             self._preview(target)
+
+    @on(events.ScreenSuspend)
+    def _pause_timers(self) -> None:
+        """Closed or covered: what waits on a timer (the query after the debounce, ranking, the first
+        hit's preview) must not run into a screen not shown, or being taken down as the app quits.
+        ``reopen`` runs the query again."""
+        for timer in (self._timer, self._rank_timer, self._preview_timer):
+            if timer is not None:
+                timer.stop()
+
+    @on(events.ScreenResume)
+    def _catch_up(self) -> None:
+        """Shown again after a screen covered it (the palette, a hit): a query typed just before
+        it came up was left waiting on its stopped timer."""
+        if self.shown_query is not None and self.shown_query != self.query_text:
+            self._run(self.query_text, self._generation)
 
     def _preview(self, target: SearchTarget) -> None:
         self.query_one(ContentSwitcher).current = "preview"

@@ -108,6 +108,10 @@ class SessionsScreen(StyledOnceScreen[str | None]):
         self._filter_timer: Timer | None = None
         self._page_in_flight: LineagePager | None = None
         self._auto_highlight: TreeRow[Session | None] | None = None  # the first lineage, highlighted as the tree opens
+        # _mark() as the shown lineages were read (None until their first page is shown: a page
+        # read while the screen was not open was dropped), and as the read under way started.
+        self._read_at: tuple[object, str | None] | None = None
+        self._reading_at: tuple[object, str | None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Sessions", id="browser-title")
@@ -134,17 +138,31 @@ class SessionsScreen(StyledOnceScreen[str | None]):
         self._load_sources()
 
     def reopen(self) -> None:
-        """About to be shown again (the app keeps one browser): lineages are read afresh, as chats went on.
-        The old preview goes first, so that showing the screen does not restyle its messages."""
-        self.preview.show(None)
+        """About to be shown again (the app keeps one browser): as it was left when nothing was
+        written since its lineages were read (one frame, and the user's place kept); else read
+        afresh, as chats went on, the old preview dropped first (showing it again would lay out
+        messages about to go)."""
         self.tree.focus()
+        if self._read_at is not None and self._read_at == self._mark():
+            node = self.tree.cursor_node
+            if node is not None and node.data is not None and not (
+                    self.preview.session_id == node.data.id and self.preview.loaded):
+                self._preview(node)  # its page was read while the screen was closed, and dropped
+            return
+        self.preview.show(None)
         self.reload()
         self._load_sources()
+
+    def _mark(self) -> tuple[object, str | None] | None:
+        """What the shown lineages depend on: the store's change mark and the chat's live session."""
+        mark = self.db.change_mark()
+        return None if mark is None else (mark, self.live_session_id)
 
     # ----- loading -------------------------------------------------------------------------
 
     def reload(self) -> None:
         """Start over with the current filter (new filter, or after a delete)."""
+        self._read_at, self._reading_at = None, self._mark()
         self.pager = LineagePager(self.db, self.filter, self.page_size)
         self.tree.start_over()
         self._load_page()
@@ -159,14 +177,16 @@ class SessionsScreen(StyledOnceScreen[str | None]):
     def _read_page(self, pager: LineagePager) -> None:
         worker = get_current_worker()
         page = pager.next_page(lambda: worker.is_cancelled)
-        if not worker.is_cancelled:
-            deliver(self, self._show_page, pager, page)
+        if not worker.is_cancelled:  # a kept tree takes its page closed: it opens on it, in one frame
+            deliver(self, self._show_page, pager, page, kept=True)
 
     def _show_page(self, pager: LineagePager, page: list[TreeNode]) -> None:
         if pager is not self.pager:
             return  # a page for a filter that has since changed
         self._page_in_flight = None
         first = not self.tree.root.children
+        if first:
+            self._read_at = self._reading_at
         self.tree.add_lineages(page, more=not pager.exhausted)
         if first and self.tree.root.children:
             self._auto_highlight = self.tree.root.children[0]

@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
 
+from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM
 from hermes_tui.screens import search as search_screen
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import SessionTree
+from hermes_tui.widgets.transcript_preview import TranscriptPreview
 from tests.tui.helpers import SIZE, burst, close_app, make_app, ready, screen_text, turn_over, wait_until
 
 ROOT = "20261102_083000_3fa9c1"
 TIP = "20261102_091401_c07b5d"
+
+
+async def started_with_search(app, pilot) -> SearchScreen:
+    """The app started, then ``ctrl+f``: the search screen it opened."""
+    await ready(pilot)
+    await pilot.press("ctrl+f")
+    await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen))
+    return app.screen
 
 
 async def test_f7_tree_enter_resumes_the_tip_of_the_lineage(upstream_home: Path, llm: LoopbackLLM) -> None:
@@ -37,10 +48,7 @@ async def test_f7_tree_enter_resumes_the_tip_of_the_lineage(upstream_home: Path,
 async def test_ctrl_f_search_cjk_and_open_the_result(upstream_home: Path, llm: LoopbackLLM) -> None:
     app = make_app(upstream_home)
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await pilot.press("ctrl+f")
-        await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen))
-        screen = app.screen
+        screen = await started_with_search(app, pilot)
         await pilot.press("告", "警")
         await wait_until(pilot, lambda: screen.shown_query == "告警" and screen.results.option_count > 1)
         await pilot.press("down", "enter")  # the hit opens in its own session, the match in view
@@ -165,4 +173,90 @@ async def test_text_typed_in_the_results_refines_the_query_and_s_still_summarize
         await pilot.press("down", "s")  # s is the results' own key: it summarizes, it is not typed
         await wait_until(pilot, lambda: search.query_one("#side").current == "summaries")
         assert search.query_text == "certbot"
+    close_app(app)
+
+
+async def test_the_tree_reopens_where_it_was_left_until_something_is_written(upstream_home: Path,
+                                                                           llm: LoopbackLLM) -> None:
+    """Nothing written since the tree was read: it comes back as it was left, at the same row.
+    A session another program wrote, or a write through the app's own store, and it is read afresh."""
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.tree.cursor_node
+                         and app.screen.tree.cursor_node.data is not None)
+        tree = app.screen.tree
+        await pilot.press("down", "down")
+        left_at = tree.cursor_node
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
+        assert tree.cursor_node is left_at and left_at.tree is tree
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+
+        with SessionDB.open_home(upstream_home) as other:  # another program
+            sid = other.create_session(model="gpt-4o", title="Written while the tree was closed")
+            other.append_messages(sid, [{"role": "user", "content": "a question asked elsewhere"}])
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and tree.find(sid) is not None)
+        assert tree.cursor_node is not left_at
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+
+        app.db.set_title(sid, "Renamed through the app's own store")  # as a turn or /title writes
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen)
+                         and "Renamed through the app's own store" in screen_text(app))
+    close_app(app)
+
+
+async def test_a_preview_waiting_for_a_pause_does_not_run_once_search_is_closed(
+        upstream_home: Path, llm: LoopbackLLM, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first hit's preview waits for a pause in typing; closed before then (or quit), the
+    search screen is kept but not shown, and its timer must not draw into it (on quit it ran into
+    a screen being taken down: ``NoMatches``)."""
+    monkeypatch.setattr(search_screen, "PREVIEW_PAUSE_S", 0.3)
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started_with_search(app, pilot)
+        screen.query_one("#query").value = "certbot"
+        await wait_until(pilot, lambda: screen.shown_query == "certbot" and screen._preview_timer is not None)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        await pilot.pause(0.5)  # past the preview's pause
+        assert screen.query_one(TranscriptPreview).session_id is None
+    close_app(app)
+
+
+async def test_enter_before_the_results_list_anything_opens_the_first_hit_of_the_query(
+        upstream_home: Path, llm: LoopbackLLM, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a slow start the results can still be empty (the recent sessions not read yet) when
+    ``down`` and ``enter`` arrive: nothing is highlighted, so there is nothing to select, and
+    ``enter`` was lost. It waits for the typed query's results and opens the first hit."""
+    monkeypatch.setattr(search_screen, "DEBOUNCE_MIN_S", 1.0)
+    monkeypatch.setattr(search_screen, "DEBOUNCE_MAX_S", 1.0)
+    app = make_app(upstream_home)
+    recent_read = threading.Event()
+    listing = app.db.list_sessions
+
+    def slow_listing(*args, **kwargs):  # the recent sessions come after the keys
+        recent_read.wait(30)
+        return listing(*args, **kwargs)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        monkeypatch.setattr(app.db, "list_sessions", slow_listing)
+        burst(app, "ctrl+f", *"webhook")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen) and app.screen.query_text == "webhook")
+        search = app.screen
+        await pilot.press("down")
+        await wait_until(pilot, lambda: search.focused is search.results)
+        assert search.results.option_count == 0
+        await pilot.press("enter")
+        recent_read.set()
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView))
+        assert (app.screen.session_id, app.screen.message_id) == (search.hits[0].session_id, search.hits[0].message_id)
     close_app(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,35 @@ def test_activity_marks_are_rebuilt_when_a_trigger_was_lost(tmp_path: Path) -> N
         assert [s.id for s in db.list_sessions()] == ["a", "b"]
         db.append_messages(b, [{"role": "user", "content": "w", "timestamp": FIXED_NOW + 40}])
         assert [s.id for s in db.list_sessions()] == ["b", "a"]
+
+
+def test_the_change_mark_moves_with_every_commit_by_this_connection_or_another(db: SessionDB, tmp_path: Path) -> None:
+    sid = db.create_session(title="Marked")
+    before = db.change_mark()
+    assert before is not None and db.change_mark() == before  # reading changes nothing
+    db.list_sessions()
+    assert db.change_mark() == before
+    db.set_title(sid, "Marked again")  # this connection
+    after_own = db.change_mark()
+    assert after_own not in (None, before)
+    with SessionDB.open_home(tmp_path / "home") as other:  # another connection, as another program
+        other.append_messages(sid, [{"role": "user", "content": "hello"}])
+    assert db.change_mark() not in (None, after_own)
+
+
+def test_the_change_mark_does_not_wait_for_a_long_write(db: SessionDB) -> None:
+    held, release = threading.Event(), threading.Event()
+
+    def long_write() -> None:
+        with db._lock:  # as a write in another thread holds the connection
+            held.set()
+            release.wait(10)
+
+    writer = threading.Thread(target=long_write)
+    writer.start()
+    held.wait(10)
+    try:
+        assert db.change_mark() is None  # counts as changed: the caller reads afresh
+    finally:
+        release.set()
+        writer.join()
