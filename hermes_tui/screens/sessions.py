@@ -108,8 +108,8 @@ class SessionsScreen(StyledOnceScreen[str | None]):
         self._filter_timer: Timer | None = None
         self._page_in_flight: LineagePager | None = None
         self._auto_highlight: TreeRow[Session | None] | None = None  # the first lineage, highlighted as the tree opens
-        # _mark() as the shown lineages were read (None until their first page is shown: a page
-        # read while the screen was not open was dropped), and as the read under way started.
+        # _mark() as the shown lineages were read (None until their first page is shown), and as
+        # the read under way started.
         self._read_at: tuple[object, str | None] | None = None
         self._reading_at: tuple[object, str | None] | None = None
 
