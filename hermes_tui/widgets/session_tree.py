@@ -100,14 +100,15 @@ class LineagePager:
         page: list[TreeNode] = []
         while len(page) < self.page_size and not self.exhausted and not cancelled():
             batch = self.db.list_sessions(source=self.filter.source, limit=self.page_size, offset=self._offset)
+            held = self.db.lineages([s.id for s in batch if s.id not in self._placed])
             used = 0
             for session in batch:
                 if len(page) == self.page_size:
                     break
                 used += 1
-                if session.id in self._placed:
-                    continue
-                lineage = self.db.tree(session.id)[0]
+                if session.id in self._placed or session.id not in held:
+                    continue  # placed with its lineage, or gone since it was listed
+                lineage = held[session.id]
                 self._placed.update(_ids(lineage))
                 if self.filter.keeps(lineage):
                     page.append(lineage)

@@ -71,3 +71,14 @@ def test_tree(db: SessionDB, chain: list[str]) -> None:
     assert [c.session.id for c in node.children] == [branch, second]
     assert node.children[1].children[0].session.id == tip
     assert node.to_json()["children"][1]["children"][0]["id"] == tip
+
+
+def test_lineages_of_many_sessions_are_their_trees_read_at_once(db: SessionDB, chain: list[str]) -> None:
+    branch = db.create_session(title="a branch", parent_session_id=chain[1])
+    alone = db.create_session(title="on its own")
+    found = db.lineages([chain[2], alone, branch, "20990101_000000_gone00"])
+    assert list(found) == [chain[2], alone, branch]  # what is gone is left out
+    for sid, node in found.items():
+        assert node.to_json() == db.tree(sid)[0].to_json()
+    assert found[chain[2]] is found[branch]  # one lineage, one node
+    assert db.lineages([]) == {}
