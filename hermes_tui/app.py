@@ -418,8 +418,8 @@ class HermesApp(App):
         their first open costs what a later one does. Built on first use, a browser's first open was
         ~0.9 s on a 10,000-session home against ~0.2 s for the next: its module's import, the whole
         stylesheet parsed again for its own file and for each new widget class, every widget
-        composed. Both are then kept, as after a first open: ``reopen`` reads the tree again when
-        the store changed since, and runs the search's query again."""
+        composed. Both are then kept, as after a first open: ``reopen`` reads either again only when
+        the store changed since it last read (and the search when its results were not final)."""
         from hermes_tui.screens.search import SearchScreen
         from hermes_tui.screens.sessions import SessionsScreen
 

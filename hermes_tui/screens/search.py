@@ -176,6 +176,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         self.titles: list[Session] = []
         self.shown_query: str | None = None  # the query the listed results belong to
         self.ranked = True  # whether the listed hits are in their final order
+        self._listed_at: object = None  # db.change_mark() as the listed results were read
         self._timer: Timer | None = None
         self._rank_timer: Timer | None = None
         self._preview_timer: Timer | None = None
@@ -212,8 +213,14 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         self._run(self.initial_query, self._generation)
 
     def reopen(self) -> None:
-        """About to be shown again (the app keeps one search screen): the listed results are refreshed
-        (the old preview goes first, so that showing the screen does not restyle its messages)."""
+        """About to be shown again (the app keeps one search screen): as it was left when its
+        results are final (ranked, or the recent sessions) and nothing was written since they were
+        read; else they are read again, the old preview dropped first."""
+        mark = self.db.change_mark()
+        final = self.ranked or self.newest_first
+        if mark is not None and mark == self._listed_at and self.shown_query == self.query_text and final:
+            self._preview_if_missing()
+            return
         self._stop_queries()
         self.query_one(TranscriptPreview).show(None)
         self._run(self.query_text, self._generation)
@@ -290,9 +297,10 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
     def _run(self, query: str, generation: int) -> None:
         stale = self._current(generation)
         started = time.monotonic()
+        mark = self.db.change_mark()  # before the read: a write during it makes the next open read again
         try:
             if not query.strip():
-                deliver(self, self._show_recent, generation, self.db.list_sessions(limit=RECENT_LIMIT))
+                deliver(self, self._show_recent, generation, self.db.list_sessions(limit=RECENT_LIMIT), mark)
                 return
             hits = self._reader.search(query, limit=HIT_LIMIT, newest_first=True, cancelled=stale)
             titles = self._reader.titles(query, limit=TITLE_LIMIT, cancelled=stale)
@@ -307,17 +315,18 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             deliver(self, self._failed, generation, str(exc))
             return
         self._learn_cost(time.monotonic() - started)
-        deliver(self, self._show, query, generation, hits, titles, ranked)
+        deliver(self, self._show, query, generation, hits, titles, ranked, mark)
 
     @work(thread=True, exclusive=True, group="rank")
     def _rank(self, query: str, generation: int) -> None:
+        mark = self.db.change_mark()
         try:
             hits = self._ranker.search(query, limit=HIT_LIMIT, cancelled=self._current(generation))
         except HermesError as exc:
             deliver(self, self._failed, generation, str(exc))
             return
         if hits is not None:
-            deliver(self, self._show, query, generation, hits, self.titles, True)
+            deliver(self, self._show, query, generation, hits, self.titles, True, mark)
 
     def _failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
@@ -328,16 +337,17 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         interrupts it), so a cheap query starts almost at once however slow a frame is."""
         self._cost = 0.5 * self._cost + 0.5 * seconds
 
-    def _show_recent(self, generation: int, sessions: list[Session]) -> None:
+    def _show_recent(self, generation: int, sessions: list[Session], mark: object) -> None:
         if generation != self._generation:
             return
-        self.hits, self.titles, self.ranked = [], [], True
+        self.hits, self.titles, self.ranked, self._listed_at = [], [], True, mark
         self._list(recent_options(sessions, clock.now()), "", "Recent sessions — type to search")
 
-    def _show(self, query: str, generation: int, hits: list[SearchHit], titles: list[Session], ranked: bool) -> None:
+    def _show(self, query: str, generation: int, hits: list[SearchHit], titles: list[Session], ranked: bool,
+              mark: object) -> None:
         if generation != self._generation:
             return  # a key arrived since this query started
-        self.hits, self.titles, self.ranked = hits, titles, ranked
+        self.hits, self.titles, self.ranked, self._listed_at = hits, titles, ranked, mark
         self._snippets = {f"hit:{h.session_id}:{h.message_id}": h.snippet for h in hits}
         self._list(self._options(), query, self._status(query))
         if self._open_when_shown and query == self.query_text:
@@ -411,6 +421,15 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         it came up was left waiting on its stopped timer."""
         if self.shown_query is not None and self.shown_query != self.query_text:
             self._run(self.query_text, self._generation)
+
+    def _preview_if_missing(self) -> None:
+        """The highlighted result's preview, when the screen closed before it was read."""
+        index = self.results.highlighted
+        target = self._target(self.results.get_option_at_index(index).id) if index is not None else None
+        shown = self.query_one(TranscriptPreview)
+        if target is not None and self.query_one(ContentSwitcher).current == "preview" and not (
+                shown.session_id == target.session_id and shown.loaded):
+            self._preview(target)
 
     def _preview(self, target: SearchTarget) -> None:
         self.query_one(ContentSwitcher).current = "preview"

@@ -260,3 +260,33 @@ async def test_enter_before_the_results_list_anything_opens_the_first_hit_of_the
         await wait_until(pilot, lambda: isinstance(app.screen, HitView))
         assert (app.screen.session_id, app.screen.message_id) == (search.hits[0].session_id, search.hits[0].message_id)
     close_app(app)
+
+
+async def test_search_reopens_where_it_was_left_until_something_is_written(upstream_home: Path,
+                                                                         llm: LoopbackLLM) -> None:
+    """Final results and nothing written since: the search comes back as it was left, on the same
+    result. A message another program wrote, and the query runs again and finds it."""
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        search = await started_with_search(app, pilot)
+        search.query_one("#query").value = "certbot"
+        await wait_until(pilot, lambda: search.shown_query == "certbot" and search.ranked and search.hits)
+        await pilot.press("down")
+        await wait_until(pilot, lambda: search.focused is search.results)
+        await pilot.press("down")
+        left_on, hits = search.results.highlighted, list(search.hits)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: app.screen is search)
+        await pilot.pause()
+        assert search.results.highlighted == left_on and search.hits == hits
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main)
+
+        with SessionDB.open_home(upstream_home) as other:  # another program
+            sid = other.create_session(model="gpt-4o", title="Renewals")
+            other.append_messages(sid, [{"role": "user", "content": "certbot renew failed again"}])
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: app.screen is search and any(h.session_id == sid for h in search.hits))
+    close_app(app)
