@@ -29,6 +29,19 @@ async def started_with_search(app, pilot) -> SearchScreen:
     return app.screen
 
 
+async def back_to_chat(app, pilot) -> None:
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: app.screen is app.main)
+
+
+def another_program_writes(home: Path, title: str, text: str) -> str:
+    """A session written through another connection, as another program (or terminal) would."""
+    with SessionDB.open_home(home) as other:
+        sid = other.create_session(model="gpt-4o", title=title)
+        other.append_messages(sid, [{"role": "user", "content": text}])
+    return sid
+
+
 async def test_f7_tree_enter_resumes_the_tip_of_the_lineage(upstream_home: Path, llm: LoopbackLLM) -> None:
     app = make_app(upstream_home)
     async with app.run_test(size=SIZE) as pilot:
@@ -107,8 +120,7 @@ async def test_browsers_do_not_stack_opening_one_that_is_open_switches_to_it(ups
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
         assert stack() == ["MainScreen", "SessionsScreen"] and app.screen is sessions  # closed, kept, shown again
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is app.main)
+        await back_to_chat(app, pilot)
         assert stack() == ["MainScreen"]
     close_app(app)
 
@@ -189,22 +201,17 @@ async def test_the_tree_reopens_where_it_was_left_until_something_is_written(ups
         tree = app.screen.tree
         await pilot.press("down", "down")
         left_at = tree.cursor_node
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is app.main)
+        await back_to_chat(app, pilot)
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen))
         assert tree.cursor_node is left_at and left_at.tree is tree
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is app.main)
+        await back_to_chat(app, pilot)
 
-        with SessionDB.open_home(upstream_home) as other:  # another program
-            sid = other.create_session(model="gpt-4o", title="Written while the tree was closed")
-            other.append_messages(sid, [{"role": "user", "content": "a question asked elsewhere"}])
+        sid = another_program_writes(upstream_home, "Written while the tree was closed", "a question asked elsewhere")
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and tree.find(sid) is not None)
         assert tree.cursor_node is not left_at
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is app.main)
+        await back_to_chat(app, pilot)
 
         app.db.set_title(sid, "Renamed through the app's own store")  # as a turn or /title writes
         await pilot.press("f7")
@@ -224,8 +231,7 @@ async def test_a_preview_waiting_for_a_pause_does_not_run_once_search_is_closed(
         screen = await started_with_search(app, pilot)
         screen.query_one("#query").value = "certbot"
         await wait_until(pilot, lambda: screen.shown_query == "certbot" and screen._preview_timer is not None)
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is app.main)
+        await back_to_chat(app, pilot)
         await pilot.pause(0.5)  # past the preview's pause
         assert screen.query_one(TranscriptPreview).session_id is None
     close_app(app)
@@ -275,18 +281,14 @@ async def test_search_reopens_where_it_was_left_until_something_is_written(upstr
         await wait_until(pilot, lambda: search.focused is search.results)
         await pilot.press("down")
         left_on, hits = search.results.highlighted, list(search.hits)
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is app.main)
+        await back_to_chat(app, pilot)
         await pilot.press("ctrl+f")
         await wait_until(pilot, lambda: app.screen is search)
         await pilot.pause()
         assert search.results.highlighted == left_on and search.hits == hits
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is app.main)
+        await back_to_chat(app, pilot)
 
-        with SessionDB.open_home(upstream_home) as other:  # another program
-            sid = other.create_session(model="gpt-4o", title="Renewals")
-            other.append_messages(sid, [{"role": "user", "content": "certbot renew failed again"}])
+        sid = another_program_writes(upstream_home, "Renewals", "certbot renew failed again")
         await pilot.press("ctrl+f")
         await wait_until(pilot, lambda: app.screen is search and any(h.session_id == sid for h in search.hits))
     close_app(app)
