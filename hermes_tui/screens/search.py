@@ -41,6 +41,7 @@ from engine.store import SearchHit, SessionDB
 from engine.store.models import Session
 from hermes_tui.formatting import group_by_lineage, one_line, relative_time, snippet_text, truncate
 from hermes_tui.screens.hit_view import HitView, matched_words
+from hermes_tui.screens.read_mark import read_mark
 from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
@@ -176,7 +177,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         self.titles: list[Session] = []
         self.shown_query: str | None = None  # the query the listed results belong to
         self.ranked = True  # whether the listed hits are in their final order
-        self._listed_at: object = None  # db.change_mark() as the listed results were read
+        self._listed_at: object = None  # read_mark() as the listed results were read
         self._timer: Timer | None = None
         self._rank_timer: Timer | None = None
         self._preview_timer: Timer | None = None
@@ -216,7 +217,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         """About to be shown again (the app keeps one search screen): as it was left when its
         results are final (ranked, or the recent sessions) and nothing was written since they were
         read; else they are read again, the old preview dropped first."""
-        mark = self.db.change_mark()
+        mark = read_mark(self.db)
         final = self.ranked or self.newest_first
         if mark is not None and mark == self._listed_at and self.shown_query == self.query_text and final:
             self._preview_if_missing()
@@ -297,7 +298,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
     def _run(self, query: str, generation: int) -> None:
         stale = self._current(generation)
         started = time.monotonic()
-        mark = self.db.change_mark()  # before the read: a write during it makes the next open read again
+        mark = read_mark(self.db)  # before the read: a write during it makes the next open read again
         try:
             if not query.strip():
                 deliver(self, self._show_recent, generation, self.db.list_sessions(limit=RECENT_LIMIT), mark)
@@ -319,7 +320,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
 
     @work(thread=True, exclusive=True, group="rank")
     def _rank(self, query: str, generation: int) -> None:
-        mark = self.db.change_mark()
+        mark = read_mark(self.db)
         try:
             hits = self._ranker.search(query, limit=HIT_LIMIT, cancelled=self._current(generation))
         except HermesError as exc:

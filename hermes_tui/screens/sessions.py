@@ -24,6 +24,7 @@ from engine.store import SessionDB
 from engine.store.maintenance import Removal
 from engine.store.models import Session, TreeNode
 from hermes_tui.screens.confirm import Confirm
+from hermes_tui.screens.read_mark import read_mark
 from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
@@ -154,8 +155,8 @@ class SessionsScreen(StyledOnceScreen[str | None]):
         self._load_sources()
 
     def _mark(self) -> tuple[object, str | None] | None:
-        """What the shown lineages depend on: the store's change mark and the chat's live session."""
-        mark = self.db.change_mark()
+        """What the shown lineages depend on: the store (``read_mark``) and the chat's live session."""
+        mark = read_mark(self.db)
         return None if mark is None else (mark, self.live_session_id)
 
     # ----- loading -------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import clock
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM
 from hermes_tui.screens import search as search_screen
@@ -15,7 +16,7 @@ from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import SessionTree
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
-from tests.tui.helpers import SIZE, burst, close_app, make_app, ready, screen_text, turn_over, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, make_app, ready, screen_text, turn_over, wait_until
 
 ROOT = "20261102_083000_3fa9c1"
 TIP = "20261102_091401_c07b5d"
@@ -27,6 +28,15 @@ async def started_with_search(app, pilot) -> SearchScreen:
     await pilot.press("ctrl+f")
     await wait_until(pilot, lambda: isinstance(app.screen, SearchScreen))
     return app.screen
+
+
+async def started_with_tree(app, pilot) -> SessionTree:
+    """The app started, then ``F7``: the tree, once a lineage is highlighted."""
+    await ready(pilot)
+    await pilot.press("f7")
+    await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.tree.cursor_node
+                     and app.screen.tree.cursor_node.data is not None)
+    return app.screen.tree
 
 
 async def back_to_chat(app, pilot) -> None:
@@ -194,11 +204,7 @@ async def test_the_tree_reopens_where_it_was_left_until_something_is_written(ups
     A session another program wrote, or a write through the app's own store, and it is read afresh."""
     app = make_app(upstream_home)
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await pilot.press("f7")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.tree.cursor_node
-                         and app.screen.tree.cursor_node.data is not None)
-        tree = app.screen.tree
+        tree = await started_with_tree(app, pilot)
         await pilot.press("down", "down")
         left_at = tree.cursor_node
         await back_to_chat(app, pilot)
@@ -291,4 +297,18 @@ async def test_search_reopens_where_it_was_left_until_something_is_written(upstr
         sid = another_program_writes(upstream_home, "Renewals", "certbot renew failed again")
         await pilot.press("ctrl+f")
         await wait_until(pilot, lambda: app.screen is search and any(h.session_id == sid for h in search.hits))
+    close_app(app)
+
+
+async def test_a_tree_reopened_a_minute_later_is_read_again(upstream_home: Path, llm: LoopbackLLM) -> None:
+    """Nothing written, but its relative times ("just now", "5 minutes ago") may have moved."""
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await started_with_tree(app, pilot)
+        shown = tree.cursor_node
+        await back_to_chat(app, pilot)
+        clock.set_clock(lambda: FIXED_NOW + 61)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and tree.cursor_node is not None
+                         and tree.cursor_node is not shown and tree.cursor_node.data is not None)
     close_app(app)
