@@ -155,16 +155,26 @@ def memory_call(content: str) -> ToolCallSpec:
     return ToolCallSpec("memory", json.dumps({"action": "add", "target": "user", "content": content}), id="call_m")
 
 
-async def test_the_inline_prompt_waits_for_a_pause_and_typing_never_decides_it(home: Path, llm: LoopbackLLM) -> None:
+def model_stages_a_memory_write(home: Path, llm: LoopbackLLM) -> None:
+    """Write approval on; the model's next turn asks to remember a fact, then answers."""
     write_config(home, llm, write_approval=True)
     llm.push(Reply(tool_calls=[memory_call("Works on the payments team")]), Reply(text="Noted."))
+
+
+async def inline_prompt_up(app, pilot) -> ApprovalPrompt:
+    """The app started, a message sent: the inline approval prompt its memory write brings up."""
+    await ready(pilot)
+    app.main.prompt.text = "I work on payments"
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: app.main.query(ApprovalPrompt))
+    return app.main.query_one(ApprovalPrompt)
+
+
+async def test_the_inline_prompt_waits_for_a_pause_and_typing_never_decides_it(home: Path, llm: LoopbackLLM) -> None:
+    model_stages_a_memory_write(home, llm)
     app = make_app(home, approval_idle=3600.0)  # the user never pauses, until the test says so
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        app.main.prompt.text = "I work on payments"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: app.main.query(ApprovalPrompt))
-        prompt = app.main.query_one(ApprovalPrompt)
+        prompt = await inline_prompt_up(app, pilot)
         await type_keys(pilot, "2 more notes")
         assert app.main.prompt.text == "2 more notes" and not prompt.future.done()
         assert not prompt.has_class("-active")
@@ -188,15 +198,10 @@ async def test_the_inline_prompt_waits_for_a_pause_and_typing_never_decides_it(h
 async def test_keys_in_flight_as_the_inline_prompt_takes_focus_decide_nothing(home: Path, llm: LoopbackLLM) -> None:
     """A digit typed for the chat a moment before the prompt took focus lands after it did: for
     its grace period the prompt's own keys choose nothing; after it, they do."""
-    write_config(home, llm, write_approval=True)
-    llm.push(Reply(tool_calls=[memory_call("Works on the payments team")]), Reply(text="Noted."))
+    model_stages_a_memory_write(home, llm)
     app = make_app(home)  # takes focus at the first pause, at once
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        app.main.prompt.text = "I work on payments"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: app.main.query(ApprovalPrompt))
-        prompt = app.main.query_one(ApprovalPrompt)
+        prompt = await inline_prompt_up(app, pilot)
         prompt.grace = 3600.0  # however slow this machine, the next keys land inside the grace period
         await wait_until(pilot, lambda: prompt.has_focus and prompt.has_class("-active"))
         await pilot.press("1", "right", "enter", "2")
