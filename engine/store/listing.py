@@ -15,7 +15,7 @@ import json
 import sqlite3
 from typing import Any, Iterator, Sequence
 
-from engine.store.cells import as_bytes, cell_text, readable_time, rows_read_leniently
+from engine.store.cells import cell_text, readable_time, rows_read_leniently
 from engine.store.messages import JSON_PREFIX, decode_content
 from engine.store.models import Session
 from engine.store.schema import activity_kept
@@ -31,8 +31,8 @@ SELECT s.id, s.source, s.title, s.model, s.system_prompt, s.parent_session_id, s
        COALESCE(s.cache_write_tokens, 0), COALESCE(s.reasoning_tokens, 0), COALESCE(s.api_call_count, 0),
        s.cwd, s.model_config,
        (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id AND m.timestamp < ''),
-       (SELECT {as_bytes(f"CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = x'00' THEN m.content "
-                         f"ELSE substr(m.content, 1, {PREVIEW_CHARS}) END")} FROM messages m
+       (SELECT CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = x'00' THEN m.content
+                    ELSE substr(m.content, 1, {PREVIEW_CHARS}) END FROM messages m
          WHERE m.session_id = s.id AND m.role = 'user' ORDER BY m.timestamp, m.id LIMIT 1)
 FROM sessions s"""
 ROW_FIELDS = ("id", "source", "title", "model", "system_prompt", "parent_session_id", "started_at", "ended_at",
@@ -63,7 +63,7 @@ def session_from_row(row: Sequence[Any]) -> Session:
     its name in ``unreadable``, so one bad row is shown as such instead of failing every command.
     """
     cells = dict(zip(ROW_FIELDS, row))
-    cells["preview"] = cell_text(cells["preview"])  # read as bytes: message content is read as text
+    cells["preview"] = cell_text(cells["preview"])  # a BLOB content's preview comes as bytes
     bad: list[str] = []
     for name in TEXT_FIELDS:
         if cells[name] is not None and not isinstance(cells[name], str):
