@@ -17,7 +17,7 @@ import threading
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Mapping, Sequence, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence, TextIO, TypeVar
 
 from engine import clock
 from engine.errors import BadInputError, NotFoundError, RefusedError, StoreError
@@ -539,7 +539,7 @@ class SessionDB:
 
         held: dict[str, TreeNode] = {}
         for root in build_forest(self._read(work)):
-            for node in _walk(root):
+            for node in root.walk():
                 held[node.session.id] = root
         return {sid: held[sid] for sid in session_ids if sid in held}
 
@@ -661,12 +661,6 @@ class SessionDB:
             where, params = ("WHERE s.source = ?", (source,)) if source else ("", ())
             sessions = self._read(lambda c: fetch_sessions(c, f"{where} ORDER BY s.started_at, s.id", params))
         return self._read(lambda c: maintenance.write_export(c, out, sessions, redact))
-
-
-def _walk(node: TreeNode) -> Iterator[TreeNode]:
-    yield node
-    for child in node.children:
-        yield from _walk(child)
 
 
 def build_forest(sessions: list[Session]) -> list[TreeNode]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from engine.tokens import content_text
 
@@ -148,6 +148,12 @@ class TreeNode:
 
     session: Session
     children: list["TreeNode"] = field(default_factory=list)
+
+    def walk(self) -> Iterator["TreeNode"]:
+        """This node and every node below it, depth first."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
 
     def to_json(self) -> dict[str, Any]:
         s = self.session

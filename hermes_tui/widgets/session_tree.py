@@ -75,10 +75,9 @@ class LineageFilter:
 
 
 def _haystacks(node: TreeNode) -> Iterator[str]:
-    s = node.session
-    yield f"{s.title or ''} {s.id} {s.preview or ''}".casefold()
-    for child in node.children:
-        yield from _haystacks(child)
+    for each in node.walk():
+        s = each.session
+        yield f"{s.title or ''} {s.id} {s.preview or ''}".casefold()
 
 
 @dataclass
@@ -109,18 +108,12 @@ class LineagePager:
                 if session.id in self._placed or session.id not in held:
                     continue  # placed with its lineage, or gone since it was listed
                 lineage = held[session.id]
-                self._placed.update(_ids(lineage))
+                self._placed.update(n.session.id for n in lineage.walk())
                 if self.filter.keeps(lineage):
                     page.append(lineage)
             self._offset += used
             self.exhausted = len(batch) < self.page_size and used == len(batch)
         return page
-
-
-def _ids(node: TreeNode) -> Iterator[str]:
-    yield node.session.id
-    for child in node.children:
-        yield from _ids(child)
 
 
 class SessionTree(Tree[Session | None]):
