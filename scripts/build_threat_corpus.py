@@ -419,9 +419,16 @@ def _shingles(text: str) -> set[str]:
     return {" ".join(tokens[i : i + 5]) for i in range(max(1, len(tokens) - 4))}
 
 
-def drop_near_heldout(rows: list[dict]) -> list[dict]:
-    """Train-only rows that share no more than a fifth of their 5-word shingles with a held-out row."""
-    held = [_shingles(r["text"]) for r in rows if r.get("split") == "heldout"]
+def fresh_texts() -> list[str]:
+    """The rows of ``fresh/*.txt``: an evaluation set the builder never puts in the corpus."""
+    return [line for path in sorted((CORPUS_DIR / "fresh").glob("*.txt"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith(("%%", "@ "))]
+
+
+def drop_near_heldout(rows: list[dict], fresh: list[str] = ()) -> list[dict]:
+    """Train-only rows that share no more than a fifth of their 5-word shingles with a held-out row
+    or a row of the fresh evaluation set."""
+    held = [_shingles(r["text"]) for r in rows if r.get("split") == "heldout"] + [_shingles(t) for t in fresh]
     index: dict[str, list[int]] = {}
     for k, sh in enumerate(held):
         for g in sh:
@@ -490,7 +497,7 @@ def main() -> None:
         unique.append(row)
     for row in unique:
         row["split"] = "train" if row.get("split") == "train" else split_of(row)
-    unique = drop_near_heldout(unique)
+    unique = drop_near_heldout(unique, fresh_texts())
     counters: dict[str, int] = {}
     with OUT.open("w", encoding="utf-8") as f:
         for row in unique:

@@ -593,7 +593,7 @@ _EXTRAS: dict[str, dict[str, tuple[str, ...] | bool]] = {
                deception=("不要告诉用户", "别告诉用户", "不要让用户知道", "别让用户知道", "不要让用户", "瞒着用户", "不要通知用户", "不要让他知道"),
                data=("对话记录", "聊天记录", "会议记录", "环境变量", "密码", "密钥", "私钥", "令牌", "api 密钥", "文件内容", "所有文件"),
                dest=("外部邮箱", "外部地址", "我的服务器", "我的邮箱", "这个链接", "下一条记忆里的地址"),
-               you=("你", "我")),
+               you=("你", "给我", "告诉我", "帮我", "让我", "我要", "我想", "发我", "我看", "对我")),
     "es": dict(obey_only=("obedece solo", "obedece unicamente", "sigue solo", "obedece solamente"), this_note=("este archivo", "esta nota", "esta memoria", "este mensaje", "lo que"), address=("si eres una ia", "si eres un asistente", "para cualquier ia", "nota para el asistente", "para el asistente de ia", "para la ia", "a la ia", "instruccion para la ia"),
                directive=("ignora", "olvida", "reenvia", "envia", "recomienda", "dile al usuario", "pidele", "deja de"),
                new_header=("nuevas instrucciones", "instrucciones nuevas", "nuevas reglas del sistema"),
@@ -695,6 +695,36 @@ _WIDER: dict[str, dict[str, tuple[str, ...]]] = {
 }
 LEXICONS = tuple(replace(lex, **{k: getattr(lex, k) + v for k, v in _WIDER.get(lex.lang, {}).items()}) for lex in LEXICONS)
 
+# The sixth round's wordings, from the train-only rows of ``own/train_wording3.txt``: a policy "above"
+# that "was only a test", rules that "expired" or "were replaced", summaries and translations of the
+# hidden instructions, "pretend you have no guidelines".
+_SIXTH: dict[str, dict[str, tuple[str, ...]]] = {
+    "zh": {"cancelled": ("只是测试用的", "只是测试", "只是草稿"), "real_task": ("真正的规则是",)},
+    "es": {"cancelled": ("han caducado", "ha caducado", "ya no vale", "ya no valen", "quedo revocada", "era solo una prueba", "fue solo una prueba"),
+           "nouns": ("normas del sistema", "lo que te dijeron", "politica anterior"), "reveal": ("muestrame", "haz un resumen", "resume"),
+           "prompt": ("instrucciones exactas que recibiste", "reglas ocultas", "mensaje del sistema"), "unrestricted": ("no existen las normas",)},
+    "fr": {"cancelled": ("n'etaient qu'un brouillon", "n'etait qu'un test", "ont ete remplacees", "sont expirees"),
+           "nouns": ("regles ci-dessus", "instructions systeme"), "persona": ("fais comme si", "tu incarnes"), "unrestricted": ("aucune regle", "non filtre")},
+    "de": {"cancelled": ("sind veraltet", "wurden ersetzt", "sind abgelaufen", "entfallen ab sofort"), "nouns": ("systemvorgaben",),
+           "reveal": ("ubersetze",), "prompt": ("versteckten anweisungen",)},
+    "pt": {"cancelled": ("esta obsoleto", "estao obsoletas", "nao precisa mais ser seguido"), "nouns": ("tudo o que veio antes",),
+           "reveal": ("liste todas",), "prompt": ("instrucoes ocultas",)},
+    "it": {"cancelled": ("sono scadute", "da considerarsi annullato", "sono state sostituite"),
+           "nouns": ("linee guida del sistema", "tutto cio che ti e stato detto"), "reveal": ("riporta integralmente", "riassumi"),
+           "prompt": ("istruzioni nascoste", "prompt di sistema", "regole riservate"), "persona": ("fingi di non avere",), "unrestricted": ("non censurato",)},
+    "ru": {"cancelled": ("была тестовой", "было тестовым"), "nouns": ("политика выше",), "reveal": ("переводи", "показывай"),
+           "prompt": ("исходные правила", "начальную конфигурацию"), "persona": ("режим разработчика",), "unrestricted": ("без цензуры", "не действуют правила")},
+    "ja": {"cancelled": ("テスト用でした", "廃止されたので"), "nouns": ("ポリシー",), "reveal": ("翻訳して出力",),
+           "prompt": ("隠された指示", "開発者メッセージ")},
+    "ko": {"cancelled": ("만료되었습니다", "폐기되었으니", "테스트용이었"), "nouns": ("시스템 규칙",), "reveal": ("요약해서 보여",),
+           "prompt": ("숨겨진 지침", "개발자 메시지"), "unrestricted": ("아무 제한도 없는", "제한도 없는")},
+    "ar": {"cancelled": ("انتهت صلاحيتها", "كانت مجرد اختبار"), "nouns": ("إرشاداتك", "السياسة المذكورة أعلاه"), "reveal": ("اطبع",),
+           "prompt": ("التعليمات الكاملة التي تلقيتها",), "persona": ("تظاهر بأنه",), "unrestricted": ("لا توجد لديك أي إرشادات",)},
+    "hi": {"cancelled": ("रद्द हो चुके", "केवल परीक्षण थी"), "nouns": ("पुराने नियम", "ऊपर लिखी नीति"), "reveal": ("अनुवाद करके भेज",),
+           "prompt": ("शुरुआती निर्देश",), "unrestricted": ("कोई फ़िल्टर या पाबंदी नहीं",)},
+}
+LEXICONS = tuple(replace(lex, **{k: getattr(lex, k) + v for k, v in _SIXTH.get(lex.lang, {}).items()}) for lex in LEXICONS)
+
 
 # Literals of which every destination of the lexicon exfil patterns holds one (an IP has "<digit>.").
 _DEST_LITERALS = ("http", "ftp", "@") + tuple(f"{d}." for d in "0123456789")
@@ -728,13 +758,13 @@ def _lexicon_patterns(lex: Lexicon) -> tuple[Pattern, ...]:
         asked = [w for w in lex.reveal if any(y in w for y in lex.you)]  # "써 줘", "見せて": a request in itself
         reveal = rf"{you}{L}{{0,30}}?{reveal}|{reveal}{L}{{0,30}}?{you}"
         if asked:
-            reveal += rf"|{words(*lex.prompt)}{L}{{0,30}}?{words(*asked)}"
+            reveal += rf"|{words(*lex.prompt)}{L}{{0,30}}?{words(*asked)}|{words(*asked)}{L}{{0,30}}?{words(*lex.prompt)}"
     add("prompt_extraction.", lex.prompt, reveal)
     personas = words(*lex.persona)
     if lex.lang == "zh":  # "扮演/假装/充当" only as a request to the assistant, not "jailbreaks make the model play …"
         personas = r"(?:(?:(?<=你)|(?<=请)|(?<=现在)|(?<=开始)|(?<=^)|(?<=\n)|(?<=[，,：:]))(?:扮演|假装|充当)|" + words(*[p for p in lex.persona if p not in ("扮演", "假装", "充当")]) + ")"
     persona = (rf"{personas}{L}{{0,60}}?{words(*lex.unrestricted)}|{words(*lex.unrestricted)}{L}{{0,40}}?"
-               rf"(?:ai|ia|ki|ии|yapay zeka|هوش مصنوعی|모델|模型|人工智能|نموذج|ذكاء|मॉडल|モデル|ａｉ|ボット|챗봇|机器人)|{personas}{sep}{{0,6}}?\bdan\b")
+               rf"(?:(?<![a-z])(?:ai|ia|ki)(?![a-z])|ии|yapay zeka|هوش مصنوعی|모델|模型|人工智能|نموذج|ذكاء|मॉडल|モデル|ａｉ|ボット|챗봇|机器人)|{personas}{sep}{{0,6}}?\bdan\b")
     if lex.lang == "zh":
         persona += r"|扮演我(?:已故|去世|过世)的(?:奶奶|祖母|外婆|姥姥)"
     pats.append(Pattern(f"role_hijack.{lex.lang}", _anchors(lex.persona, lex.unrestricted), persona, lang=lex.lang))

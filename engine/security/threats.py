@@ -14,6 +14,9 @@ How a text is scanned (see DESIGN.md "Threat scan"):
 2. The text is folded into views (``normalize``: NFKC, ignorables and combining marks gone, look-
    alike letters mapped to ASCII, leetspeak read as letters, letters only) and every family of
    ``families.PATTERNS`` runs on each; the letters-only view gets a few long phrases.
+   A match that a sentence only *describes* ("prompts that ask the model to ignore its
+   instructions", a quoted example in a note about attacks, "the old release instructions no
+   longer apply") is passed over and the search goes on (``reported``).
 3. Base64, hex, percent-encoded, escaped, ROT13 and tag-smuggled runs are decoded and scanned the
    same way (two levels deep); such a hit's excerpt starts with ``[base64]`` and the like.
 4. When no pattern hit, the learned layer (``learned``: a linear model over character n-grams,
@@ -39,6 +42,7 @@ from functools import lru_cache
 from engine.security import learned
 from engine.security import normalize as _normalize
 from engine.security.families import COMPACT, GRAM, PATTERNS, Pattern
+from engine.security.reported import FRAMED_FAMILIES, about_a_task, frame, quoted_example
 
 __all__ = ["ThreatMatch", "describe", "first_threat", "normalize", "scan", "scan_entries", "PATTERNS"]
 
@@ -160,17 +164,50 @@ def _may_match(pattern: Pattern, text: str, text_grams: frozenset[str], anchors_
 
 
 def _search(pattern: Pattern, text: str, text_grams: frozenset[str] | None = None,
-            anchors_checked: bool = False) -> re.Match[str] | None:
-    """The first match of ``pattern`` in ``text``, looked for only where its literals are."""
+            anchors_checked: bool = False, set_aside: set[str] | None = None) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``text``, looked for only where its literals are (the ids of
+    families whose matches were reported speech are added to ``set_aside``)."""
     if not _may_match(pattern, text, grams(text) if text_grams is None else text_grams, anchors_checked):
         return None
     if len(text) <= _SHORT:
-        return pattern.regex.search(text)
+        return _first_meant(pattern, text, 0, len(text), set_aside)
     for start, end in _windows(text, pattern.anchors):
-        hit = pattern.regex.search(text, start, min(end, len(text)))
+        hit = _first_meant(pattern, text, start, min(end, len(text)), set_aside)
         if hit:
             return hit
     return None
+
+
+def _first_meant(pattern: Pattern, text: str, start: int, end: int,
+                 set_aside: set[str] | None = None) -> re.Match[str] | None:
+    """The first match in ``text[start:end]`` that is not reported speech (``reported``): a
+    description of an attack ("prompts that ask the model to ignore its instructions") is passed
+    over and the search goes on, so an attack later in the same text is still found."""
+    hit = pattern.regex.search(text, start, end)
+    if pattern.compact or pattern.category not in FRAMED_FAMILIES:
+        return hit
+    while hit is not None and _reported(pattern, text, hit, end):
+        if set_aside is not None:
+            set_aside.add(pattern.category)
+        hit = pattern.regex.search(text, hit.start() + 1, end)
+    return hit
+
+
+def _reported(pattern: Pattern, text: str, hit: re.Match[str], end: int) -> bool:
+    """Whether ``hit`` is framed as a description, by the clause before it or before a shorter match
+    inside it ("Persona attacks give the model a character that has no rules": the match may start
+    at "persona", the frame sits before "character … no rules")."""
+    if ".cancelled" in pattern.pattern_id and about_a_task(hit.group()):
+        return True
+    quotes = pattern.category != "exfil"  # a quoted send order still counts
+    if quotes and quoted_example(text, hit.start(), hit.end()):
+        return True
+    inner: re.Match[str] | None = hit
+    while inner is not None and inner.start() < hit.end():
+        if frame(text, inner.start(), quotes) is not None:
+            return True
+        inner = pattern.regex.search(text, inner.start() + 1, end)
+    return False
 
 
 # Kept for callers and tests that want the main folded form.
@@ -192,18 +229,20 @@ def _pattern_hits(text: str, hits: dict[str, ThreatMatch], prefix: str) -> None:
             view_grams = grams(view)
             views.append((view, view_grams, _candidates(view, view_grams)))
         families_hit = {h.category for h in hits.values()}
+        set_aside: set[str] = set()  # families seen as reported speech: their letters-only forms are too
         for index in sorted(set().union(*(c for _, _, c in views))):
             pattern = PATTERNS[index]
             if pattern.pattern_id in hits or (pattern.lang and pattern.category in families_hit):
                 continue
             for view, view_grams, candidates in views:
-                if index in candidates and (hit := _search(pattern, view, view_grams, anchors_checked=True)):
+                if index in candidates and (hit := _search(pattern, view, view_grams, anchors_checked=True,
+                                                           set_aside=set_aside)):
                     hits[pattern.pattern_id] = ThreatMatch(pattern.pattern_id, pattern.category, _clip(prefix + hit.group()))
                     families_hit.add(pattern.category)
                     break
         compacts = [(compact, grams(compact)) for compact in {_normalize.compact(view): None for view, _, _ in views}]
         for pattern in COMPACT:
-            if pattern.pattern_id in hits:
+            if pattern.pattern_id in hits or pattern.category in set_aside:
                 continue
             for view, view_grams in compacts:
                 if hit := _search(pattern, view, view_grams):

@@ -324,7 +324,8 @@ _SHARDS = 8
 @pytest.mark.parametrize("shard", range(_SHARDS))
 def test_windowing_never_hides_a_match(shard: int) -> None:
     """Every match holds a literal of its pattern's anchors and of each ``needs`` group (the gates
-    rely on it), and the windowed search of a long text finds what the whole search finds.
+    rely on it), and the windowed search of a long text finds what the whole search finds (a match
+    that is reported speech is passed over by both: ``reported``).
 
     Sharded by pattern so parallel workers split it; each shard checks every text."""
     assert len(_PAD) * 2 > threats._SHORT
@@ -337,6 +338,8 @@ def test_windowing_never_hides_a_match(shard: int) -> None:
                 matched = hit.group()
                 for group in (pattern.anchors, *pattern.needs):
                     assert any(lit in matched for lit in group), (pattern.pattern_id, matched, group)
+                if not threats._first_meant(pattern, view, 0, len(view)):
+                    continue  # every match is a description of an attack, not one
                 assert threats._search(pattern, view), (pattern.pattern_id, text)
                 if len(view) < 2000:
                     assert threats._search(pattern, _PAD + view + "\n" + _PAD), (pattern.pattern_id, text)
