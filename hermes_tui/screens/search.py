@@ -48,6 +48,7 @@ from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_text
 from hermes_tui.widgets.result_list import LazyOption, ResultList
+from hermes_tui.widgets.query_input import QueryInput
 from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern
 
 DEBOUNCE_MIN_S, DEBOUNCE_MAX_S = 0.01, 0.15
@@ -191,7 +192,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
 
     def compose(self) -> ComposeResult:
         yield Static("Search", id="search-title")
-        yield Input(self.initial_query, placeholder='words, "a phrase", a OR b, NOT c, prefix*, 中文', id="query")
+        yield QueryInput(self.initial_query, placeholder='words, "a phrase", a OR b, NOT c, prefix*, 中文', id="query")
         yield Static("", id="search-status")
         with Horizontal(id="search-body"):
             yield ResultList(id="results")
@@ -390,7 +391,8 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             self.query_one(TranscriptPreview).show(None)
 
     def _set_status(self, text: str) -> None:
-        self.query_one("#search-status", Static).update(literal_text(text))  # may quote the query
+        # may quote the query; one line of a fixed height: a new text needs no layout of the screen
+        self.query_one("#search-status", Static).update(literal_text(text), layout=False)
 
     @on(OptionList.OptionHighlighted, "#results")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

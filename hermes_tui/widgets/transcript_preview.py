@@ -125,6 +125,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self.marks: re.Pattern[str] | None = None
         self._above = self._below = Static("")  # replaced by ``show``
         self._title = ""
+        self._cleared = False  # ``show(None)`` has emptied it and nothing was shown since
         self._rendered: dict[tuple[int, str | None], RenderableType] = {}  # one store: ids are stable
 
     @property
@@ -140,9 +141,13 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self._generation += 1
         self._reading = session_id is not None
         self._title = literal_line(title)  # a str border title would be parsed as markup
-        if session_id is None:
+        if session_id is None and self._cleared:
+            self.border_title = self._title  # already empty: typing a query with no hits mounts nothing
+        elif session_id is None:
             self._replace_content([])
+            self._cleared = True
         else:  # the shown session stays until the new one's first page replaces it, in one frame
+            self._cleared = False
             self._open(self._generation, session_id, focus_message_id)
 
     def _replace_content(self, widgets: list[Static]) -> AwaitMount:

@@ -79,6 +79,32 @@ async def test_upstream_marker_word_and_empty_query(db: SessionDB) -> None:
         assert "No matches for 'zzznothinglikethis'" in screen_text(app)
 
 
+async def test_a_query_longer_than_the_box_keeps_its_end_and_the_cursor_in_view(db: SessionDB) -> None:
+    """The box scrolls sideways as the query grows past its width (it is never laid out again)."""
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.screen.shown_query == "")
+        words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar"
+        await pilot.press(*words.replace(" ", "_"), "space", *"endword")
+        box = app.screen.query_one("#query", Input)
+        await wait_until(pilot, lambda: "endword" in screen_text(app) and box.scroll_x > 0)
+        assert box.value.endswith("oscar endword") and box.cursor_position == len(box.value)
+        assert "alpha_bravo" not in screen_text(app)  # the start scrolled out of the box
+
+
+async def test_queries_without_hits_leave_the_preview_empty_without_rebuilding_it(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search_for(pilot, "zzznothing")
+        preview = screen.query_one("#preview")
+        empty = list(preview.children)
+        screen = await search_for(pilot, "zzznothingatall")
+        assert "No matches for 'zzznothingatall'" in screen_text(app)
+        assert list(preview.children) == empty and preview.session_id is None  # the same empty view
+        screen = await search_for(pilot, "pangolinmark")  # a hit: its transcript replaces it
+        await wait_until(pilot, lambda: preview.session_id == "20261124_074500_9c4d2f" and preview.loaded)
+
+
 async def test_stale_queries_never_overwrite_the_latest(db: SessionDB) -> None:
     app = ScreenHost(lambda: SearchScreen(db))
     async with app.run_test(size=SIZE) as pilot:
