@@ -42,7 +42,7 @@ from functools import lru_cache
 from engine.security import learned
 from engine.security import normalize as _normalize
 from engine.security.families import COMPACT, GRAM, PATTERNS, Pattern
-from engine.security.reported import FRAMED_FAMILIES, about_a_task, frame, quoted_example
+from engine.security.reported import FRAMED_FAMILIES, about_a_task, frame, quoted_example, without_quoted_examples
 
 __all__ = ["ThreatMatch", "describe", "first_threat", "normalize", "scan", "scan_entries", "PATTERNS"]
 
@@ -240,7 +240,9 @@ def _pattern_hits(text: str, hits: dict[str, ThreatMatch], prefix: str) -> None:
                     hits[pattern.pattern_id] = ThreatMatch(pattern.pattern_id, pattern.category, _clip(prefix + hit.group()))
                     families_hit.add(pattern.category)
                     break
-        compacts = [(compact, grams(compact)) for compact in {_normalize.compact(view): None for view, _, _ in views}]
+        # the letters-only forms, without quoted examples in sentences about attacks (no positions to frame there)
+        compacts = [(compact, grams(compact)) for compact in
+                    {_normalize.compact(without_quoted_examples(view)): None for view, _, _ in views}]
         for pattern in COMPACT:
             if pattern.pattern_id in hits or pattern.category in set_aside:
                 continue
