@@ -420,9 +420,8 @@ def _shingles(text: str) -> set[str]:
 
 
 def fresh_texts() -> list[str]:
-    """The rows of ``fresh/*.txt``: an evaluation set the builder never puts in the corpus."""
-    return [line for path in sorted((CORPUS_DIR / "fresh").glob("*.txt"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith(("%%", "@ "))]
+    """The rows of ``fresh/*.txt`` (the ``own/`` format): an evaluation set the builder never puts in the corpus."""
+    return [row["text"] for path in sorted((CORPUS_DIR / "fresh").glob("*.txt")) for row in parse_own(path)]
 
 
 def drop_near_heldout(rows: list[dict], fresh: list[str] = ()) -> list[dict]:
