@@ -8,8 +8,13 @@ same launch over a 10-message session in the same run (the app's own start-up). 
 captured back to back (``tmux_poll``; the resolution is reported):
 
 - first frame: start → the first capture with the session's last message and the footer drawn;
-- page up: ``PageUp`` sent at the prompt → the first capture that differs from the one before,
-  one step at a time (``--steps``), then ``End`` back to the bottom;
+- page up: ``PageUp`` sent at the prompt → the first capture whose text differs from the one
+  before, ``--steps`` times; "one step" waits for the screen to be still for ``STEP_STILL_S``
+  before the next key (the older items the chat mounts after a step included), "keys back to
+  back" sends the next key as soon as the text moved (a held key at the chat's own pace), then
+  ``End`` back to the bottom. The scrollbar's glyphs are left out of the comparison: older items
+  mounted above the view move its thumb in a frame of their own, not the page the key asked for.
+  Beside it, the same harness's floor: a character typed at the prompt (and deleted) → its echo;
 - held key: ``--burst`` PageUps sent at once (a held key's auto-repeat) → the screen still for
   ``STILL_S``; steps per second is how fast the chat followed.
 """
@@ -34,6 +39,13 @@ from engine.store import SessionDB
 MESSAGES = 5_000
 LAST = "the-very-last-message-of-the-session"
 STILL_S = 0.4  # a screen unchanged this long: the burst of keys has been handled
+STEP_STILL_S = 0.1  # between single steps: the frames after a step (older items mounted) are over
+SCROLLBAR_GLYPHS = str.maketrans("▁▂▃▄▅▆▇█", " " * 8)
+
+
+def text_of(screen: str) -> str:
+    """The screen without the scrollbar's thumb (its ends are drawn with these block glyphs)."""
+    return screen.translate(SCROLLBAR_GLYPHS)
 
 
 def make_home(folder: Path, messages: int) -> tuple[Path, str]:
@@ -52,6 +64,16 @@ def first_frame(tmp: Path, home: Path, session_id: str, intervals: list[float], 
         term.close()
 
 
+def still(poller: Poller, screen: str, seconds: float, since: float | None = None) -> tuple[float, str]:
+    """Capture until the screen has not changed for ``seconds``: when it last changed, and it."""
+    last_change = time.monotonic() if since is None else since
+    while time.monotonic() - last_change < seconds:
+        at, now = poller.capture()
+        if now != screen:
+            last_change, screen = at, now
+    return last_change, screen
+
+
 def scrolling(tmp: Path, home: Path, session_id: str, args: argparse.Namespace, intervals: list[float]) -> dict:
     steps, burst = args.steps, args.burst
     term, _ = open_app(tmp, home, "-r", session_id, source=args.app_source)
@@ -60,26 +82,35 @@ def scrolling(tmp: Path, home: Path, session_id: str, args: argparse.Namespace, 
         _, screen = poller.until(lambda s: LAST in s and "palette" in s, "the last message")
         time.sleep(1.0)  # start-up settles (the memory panel's first poll)
         screen = term.screen()
-        times = []
-        for _ in range(steps):
-            poller.pause()
-            sent = time.monotonic()
-            term.keys("PageUp")
-            before = screen
-            changed, screen = poller.until(lambda s: s != before, "the chat scrolling up", timeout=30)
-            times.append(changed - sent)
-        term.keys("End")
-        poller.until(lambda s: LAST in s, "the bottom again")
-        time.sleep(0.5)
+        echo = []  # the harness's floor: a key whose frame redraws one character of the prompt
+        for char in "abcdefghijklmnopqrst":
+            for key in (char, "BSpace"):
+                sent = time.monotonic()
+                term.keys(key)
+                before = screen
+                changed, screen = poller.until(lambda s: s != before, "the prompt's echo", timeout=30)
+                echo.append(changed - sent)
+                _, screen = still(poller, screen, STEP_STILL_S)
+        single, held = [], []
+        for times, settle in ((single, True), (held, False)):
+            for _ in range(steps):
+                poller.pause()
+                sent = time.monotonic()
+                term.keys("PageUp")
+                before = text_of(screen)
+                changed, screen = poller.until(lambda s: text_of(s) != before, "the chat scrolling up", timeout=30)
+                times.append(changed - sent)
+                if settle:
+                    _, screen = still(poller, screen, STEP_STILL_S)
+            term.keys("End")
+            _, screen = poller.until(lambda s: LAST in s, "the bottom again")
+            time.sleep(0.5)
+            screen = term.screen()
         poller.pause()
         sent = time.monotonic()
         term.keys(*["PageUp"] * burst)
-        last_change, screen = sent, term.screen()
-        while time.monotonic() - last_change < STILL_S:
-            at, now = poller.capture()
-            if now != screen:
-                last_change, screen = at, now
-        return {"steps": times, "burst_s": last_change - sent}
+        last_change, _ = still(poller, term.screen(), STILL_S, since=sent)
+        return {"steps": single, "held": held, "echo": echo, "burst_s": last_change - sent}
     finally:
         term.close()
 
@@ -108,7 +139,9 @@ def main() -> int:
     steps = [t * 1000 for t in scroll["steps"]]
     rows = [("first frame, 5,000 messages", [t * 1000 for t in long_times]),
             ("first frame, 10 messages", [t * 1000 for t in short_times]),
-            ("page up, one step", steps)]
+            ("page up, one step", steps),
+            ("page up, keys back to back", [t * 1000 for t in scroll["held"]]),
+            ("a key's echo in the prompt (the floor)", [t * 1000 for t in scroll["echo"]])]
     lines = [f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {args.launches} launches each, {args.steps} page-up "
              f"steps, app from {args.app_source or 'this checkout'}, load average {load} at the end; capture interval {resolution(intervals)}.", "",
              "| measure | median | p95 | max |", "|---|---|---|---|"]
@@ -118,7 +151,8 @@ def main() -> int:
     lines += ["", f"5,000 / 10 messages, first frame: {ratio:.2f}× (+{(statistics.median(long_times) - statistics.median(short_times)) * 1000:.0f} ms).",
               f"{args.burst} page-ups at once: handled in {scroll['burst_s'] * 1000:.0f} ms "
               f"({args.burst / scroll['burst_s']:.0f} steps/s).",
-              "Steps (ms): " + ", ".join(f"{t:.0f}" for t in steps)]
+              "Steps (ms): " + ", ".join(f"{t:.0f}" for t in steps),
+              "Back to back (ms): " + ", ".join(f"{t * 1000:.0f}" for t in scroll["held"])]
     text = "\n".join(lines) + "\n"
     publish("resume_long", text, record=not args.no_record)
     return 0

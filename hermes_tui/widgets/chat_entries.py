@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.providers.types import call_result_id
@@ -28,6 +28,9 @@ class Entry:
     retryable: bool = False
     call_id: str = ""
     report: "Content | None" = None  # a "report": app output holding data, already literal
+    # The lines its widget last drew, kept when it is unmounted so scrolling back to it does not
+    # render its Markdown again; the widget checks they were drawn from this text at this width.
+    drawn: object = field(default=None, compare=False, repr=False)
 
 
 def entries_from_transcript(messages: list[dict]) -> list[Entry]:

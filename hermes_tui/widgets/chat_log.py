@@ -1,11 +1,13 @@
 """The scrolling transcript: follows new output, and mounts only a window of items near the view.
 
 Long sessions stay fast because every item is kept as ``Entry`` data and only a contiguous run
-of them — at most ``window`` — exists as widgets; a frame lays out and renders only those. A
-session opens with the newest page mounted (more only if it does not fill the view), older pages
-are mounted as the user scrolls to the top of what is mounted and newer ones as they scroll back
-down, and the far end of the run is unmounted so it never grows past the window. Resuming 5,000
-messages thus costs what resuming 20 does.
+of them — about ``window`` — exists as widgets; a frame lays out and renders only those. A
+session opens with the newest page mounted (more only if it does not fill the view). Scrolling
+up, a few older items are mounted per frame while the view is within two of its heights of the
+top of what is mounted (after the frame that shows the scroll, and kept in place in the frame
+that mounts them), and newer ones likewise scrolling down; the far end of the run is unmounted
+beyond the window, never an item in view. Resuming 5,000 messages thus costs what resuming 20
+does, and scrolling through them what scrolling through 60 does.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
+from hermes_tui.collector import READING, hold_full_collections, release_full_collections
 from hermes_tui.messages import CopyRequested
 from hermes_tui.widgets.chat_entries import Entry
 from hermes_tui.widgets.chat_messages import ToolBlock, widget_for
@@ -24,6 +27,9 @@ from hermes_tui.widgets.message_cursor import MessageCursor, entry_text
 
 if TYPE_CHECKING:
     from hermes_tui.widgets.chat_markdown import AssistantMessage
+
+
+LOOKAHEAD_VIEWS = 2  # more items are mounted while the view is this many heights from the run's end
 
 
 class ChatLog(VerticalScroll, can_focus=True):
@@ -36,17 +42,21 @@ class ChatLog(VerticalScroll, can_focus=True):
         Binding("enter", "copy_item", "Copy message"),
     ]
 
-    def __init__(self, *, window: int = 60, page: int = 20, id: str | None = None) -> None:
+    def __init__(self, *, window: int = 60, page: int = 20, step: int = 5, id: str | None = None) -> None:
+        """``page``: items mounted at once on opening and while the view is not full; ``step``:
+        items mounted per frame while scrolling (few, so a held key is never waited for long)."""
         super().__init__(id=id)
         self.cursor = MessageCursor(self)
         self.window = window
         self.page = page
+        self.step = step
         self.entries: list[Entry] = []
         self._first_mounted = 0  # index in ``entries`` of the oldest mounted widget
         self._end_mounted = 0  # one past the newest mounted widget; below len(entries): newer ones wait
         self.unseen = False  # output arrived while the user was scrolled up
         # Changes to the mounted run take turns: each reads the indices the one before left.
         self._window_lock = asyncio.Lock()
+        self._load_scheduled = False  # a page is to be mounted after the next frame
 
     def on_mount(self) -> None:
         self.anchor()
@@ -135,53 +145,75 @@ class ChatLog(VerticalScroll, can_focus=True):
     async def clear(self) -> None:
         await self.load([])
 
-    async def load_older(self) -> int:
-        """Mount the page of items just above the window; returns how many were mounted.
+    async def load_older(self, count: int | None = None) -> int:
+        """Mount ``count`` items (a page) just above the window; returns how many were mounted.
 
-        What the user was reading stays where it was; beyond the window the newest mounted
-        items are unmounted (never a reply still streaming: it writes into its widget).
+        What the user was reading stays where it was, in the same frame; beyond the window the
+        newest mounted items below the view are unmounted (never a reply still streaming: it
+        writes into its widget).
         """
         async with self._window_lock:
-            start = max(0, self._first_mounted - self.page)
+            start = max(0, self._first_mounted - (count or self.page))
             older = self.entries[start : self._first_mounted]
             if not older:
                 return 0
             first = self.children[0] if self.children else None
             self._first_mounted = start
             with self.app.batch_update():
+                kept_at = self._content_y(first)
                 await self.mount_all([widget_for(e) for e in older], before=first)
                 if not self.following:
-                    newest = list(self.children)[self.window :]
+                    below = self.scroll_y + self.size.height  # laid out as before the mount
+                    newest = [w for w in list(self.children)[self.window :] if w.virtual_region.y >= below]
                     if newest and not any(getattr(w, "streaming", False) for w in newest):
                         self._end_mounted -= len(newest)
                         self._detach()
                         await self.remove_children(newest)
-        if first is not None and not self.following:  # keep what the user was reading where it was
-            self.call_after_refresh(lambda: self.scroll_to(y=first.virtual_region.y + self.scroll_y, animate=False))
+                if first is not None and not self.following:
+                    self._keep_in_place(first, kept_at)
         return len(older)
 
-    async def load_newer(self) -> int:
-        """Mount the page of items just below the window (scrolling back down), unmounting the
-        oldest beyond the window; returns how many were mounted."""
+    async def load_newer(self, count: int | None = None) -> int:
+        """Mount ``count`` items (a page) just below the window (scrolling back down), unmounting
+        the oldest beyond the window that are above the view; returns how many were mounted."""
         async with self._window_lock:
-            newer = self.entries[self._end_mounted : self._end_mounted + self.page]
+            newer = self.entries[self._end_mounted : self._end_mounted + (count or self.page)]
             if not newer:
                 return 0
             children = list(self.children)
-            oldest = children[: max(0, len(children) + len(newer) - self.window)]
+            above = self.scroll_y  # only items wholly above the view are unmounted
+            oldest = [w for w in children[: max(0, len(children) + len(newer) - self.window)] if w.virtual_region.bottom <= above]
             kept = children[len(oldest)] if len(oldest) < len(children) else None
-            shift = kept.virtual_region.y if kept is not None else 0
             self._end_mounted += len(newer)
             self._first_mounted += len(oldest)
             with self.app.batch_update():
+                kept_at = self._content_y(kept)
                 await self.mount_all([widget_for(e) for e in newer])
                 if oldest:
                     await self.remove_children(oldest)
+                    if kept is not None:
+                        self._keep_in_place(kept, kept_at)
         if self.at_end:
             self._anchored = True  # from here the bottom follows new output again (Textual re-anchors there)
-        if shift:  # the unmounted items were above the view: what the user reads moves up by them
-            self.call_after_refresh(lambda: self.scroll_to(y=max(0, self.scroll_y - shift), animate=False))
         return len(newer)
+
+    def _content_y(self, widget: Widget | None) -> int:
+        return widget.virtual_region.y if widget is not None else 0
+
+    def _keep_in_place(self, widget: Widget, was_at: int) -> None:
+        """Scroll so ``widget`` stays where it was on screen after items above it came or went.
+
+        Called inside a batch update: the screen is laid out now (Textual would do it at the
+        next frame) so the new position is known, and the frame that shows the change already
+        shows it scrolled; scrolling a frame later showed what the user read jump for a frame.
+        ``Screen._refresh_layout`` is Textual's own (private) layout pass; inside a batch it
+        only lays out, and the frame is drawn when the batch ends (a Pilot test watches every
+        frame of a load).
+        """
+        self.screen._refresh_layout()
+        shift = widget.virtual_region.y - was_at
+        if shift:
+            self.scroll_to(y=max(0, self.scroll_y + shift), animate=False, immediate=True)
 
     def scroll_to_start(self) -> None:
         """Home at the prompt: the session's first items, from the top."""
@@ -222,16 +254,35 @@ class ChatLog(VerticalScroll, can_focus=True):
             self.run_worker(self._show_end(), group="chat-window")
 
     def watch_scroll_y(self, old: float, new: float) -> None:
-        """Within a view's height of either end of the mounted run, the next page is mounted: a
-        held page-up keeps moving instead of stopping at the top while a page loads."""
+        """Near either end of the mounted run, the next page is mounted, after the frame that
+        shows this scroll: the key's own frame never waits for a page of items to be built."""
         super().watch_scroll_y(old, new)
-        idle = not self._window_lock.locked()
-        if idle and new < old and new < self.size.height and self._first_mounted > 0:
-            self.run_worker(self.load_older(), group="chat-window")
-        elif idle and new > old and new > self.max_scroll_y - self.size.height and not self.at_end:
-            self.run_worker(self.load_newer(), group="chat-window")
+        if new != old:
+            self._load_when_near_an_end(older=new < old)
+            (release_full_collections if self.following else hold_full_collections)(READING)
         if self.unseen and self.following:
             self.jump_to_end()
+
+    def _load_when_near_an_end(self, *, older: bool) -> None:
+        """Within ``LOOKAHEAD_VIEWS`` heights of the mounted run's end the user moves towards,
+        mount the next ``step`` items there (once the current frame is drawn), and look again."""
+        if self._load_scheduled or self._window_lock.locked():
+            return
+        ahead = LOOKAHEAD_VIEWS * self.size.height
+        if older and self.scroll_y < ahead and self._first_mounted > 0:
+            load = self.load_older
+        elif not older and self.scroll_y > self.max_scroll_y - ahead and not self.at_end:
+            load = self.load_newer
+        else:
+            return
+        self._load_scheduled = True
+
+        async def load_then_look_again() -> None:
+            self._load_scheduled = False
+            if await load(self.step):
+                self.call_after_refresh(self._load_when_near_an_end, older=older)
+
+        self.call_after_refresh(lambda: self.run_worker(load_then_look_again(), group="chat-window"))
 
     def last_assistant(self) -> "AssistantMessage | None":
         found = self.query("AssistantMessage")  # by type name: no import of the Markdown widgets

@@ -57,10 +57,18 @@ class FrozenMarkdown(Widget):
 
     DEFAULT_CSS = "FrozenMarkdown { height: auto; }"
 
-    def __init__(self, source: str = "") -> None:
+    def __init__(self, source: str = "", drawn: object = None) -> None:
+        """``drawn``: what ``drawn`` returned for the same source before (rendered lines reused)."""
         super().__init__(classes="frozen-markdown")
         self._parts: list[str] = [source] if source else []
         self._lines: tuple[object, list[Strip]] = (None, [])
+        if isinstance(drawn, tuple) and len(drawn) == 2 and drawn[0] == source:
+            self._lines = drawn[1]
+
+    @property
+    def drawn(self) -> tuple[str, tuple[object, list[Strip]]]:
+        """The source with its rendered lines, for a later widget showing the same source."""
+        return self.source, self._lines
 
     @property
     def source(self) -> str:
@@ -150,16 +158,21 @@ class AssistantMessage(Vertical):
     def __init__(self, entry: Entry) -> None:
         super().__init__(classes="assistant-message")
         self.entry = entry
-        self._frozen = FrozenMarkdown(entry.text)
+        self._frozen = FrozenMarkdown(entry.text, entry.drawn)
         self._tail: MarkdownTail | None = None
         self._tail_text = ""
 
     def compose(self) -> ComposeResult:
         yield self._frozen
-        yield Static("", classes="reply-status")
+        # Built in its final state: updating it on mount asked for a layout of the whole chat per
+        # reply, which made mounting a page of older replies cost a frame each.
+        status = Static(self._status_text(), classes="reply-status")
+        status.display = self.entry.cancelled
+        yield status
 
-    def on_mount(self) -> None:
-        self.refresh_status()
+    def on_unmount(self) -> None:
+        if not self.streaming:
+            self.entry.drawn = self._frozen.drawn
 
     @property
     def source(self) -> str:
@@ -205,9 +218,12 @@ class AssistantMessage(Vertical):
         self.entry.cancelled = cancelled
         self.refresh_status()
 
+    def _status_text(self) -> str:
+        return "[dim]⏹ cancelled — kept what was shown[/]" if self.entry.cancelled else ""
+
     def refresh_status(self) -> None:
         status = self.query_one(".reply-status", Static)
-        status.update("[dim]⏹ cancelled — kept what was shown[/]" if self.entry.cancelled else "")
+        status.update(self._status_text())
         status.display = self.entry.cancelled
 
 

@@ -95,17 +95,22 @@ async def test_only_a_window_is_mounted_and_older_items_load_on_demand() -> None
 
 async def test_scrolled_back_the_window_slides_and_never_grows_past_its_size() -> None:
     app = ChatApp()
-    async with app.run_test() as pilot:
+    async with app.run_test(size=(80, 12)) as pilot:  # fewer items in view than the window holds
         log = app.query_one(ChatLog)
         await log.load([Entry("user", text=f"message {n}") for n in range(100)])
         await pilot.pause()
-        log.scroll_to(y=0, animate=False)  # the user scrolled up: the anchor is released
-        for _ in range(5):
+        for _ in range(5):  # the user at the top of what is mounted (the anchor released)
+            await pilot.pause()
+            log.scroll_to(y=0, animate=False, immediate=True)
             await log.load_older()
             assert log.mounted_count <= log.window + log.page
         assert not log.at_end and "message 99" not in mounted_texts(log)
-        while await log.load_newer():
-            assert log.mounted_count <= log.window
+        while True:  # and back down at the bottom of it
+            await pilot.pause()  # laid out, as between a user's scrolls
+            log.scroll_to(y=log.max_scroll_y, animate=False, immediate=True)
+            if not await log.load_newer():
+                break
+            assert log.mounted_count <= log.window + log.page
         assert log.at_end and mounted_texts(log)[-1] == "message 99"
         log.scroll_to_start()
         await wait_until(pilot, lambda: mounted_texts(log)[0] == "message 0")
@@ -145,3 +150,61 @@ async def test_scrollbar_is_hidden_only_while_a_followed_reply_streams() -> None
         assert log.has_class("-tailing")
         log.note_output()  # output that is not a streaming reply
         assert not log.has_class("-tailing")
+
+
+def top_of_view(log: ChatLog) -> tuple[str, int]:
+    """The item at (or just above) the top of the view and how many lines of it are scrolled past."""
+    y = round(log.scroll_y)
+    top = max((child for child in log.children if child.virtual_region.y <= y), key=lambda c: c.virtual_region.y)
+    return top.entry.text, y - top.virtual_region.y
+
+
+async def test_older_items_mount_after_the_scrolls_frame_and_what_is_read_never_moves() -> None:
+    app = ChatApp()
+    frames: list[tuple[str, int, int]] = []
+    async with app.run_test(size=(60, 20)) as pilot:
+        log = app.query_one(ChatLog)
+        await log.load([Entry("user", text=f"message {n}\nsecond line\nthird line") for n in range(200)])
+        await wait_until(pilot, lambda: log.mounted_count >= log.page and log.scroll_y == log.max_scroll_y)
+        display = app._display
+
+        def recorded(screen, update) -> None:
+            display(screen, update)
+            if update is not None:
+                frames.append((*top_of_view(log), log._first_mounted))
+
+        app._display = recorded
+        first = log._first_mounted
+        log.scroll_to(y=log.scroll_y - 5, animate=False, immediate=True)  # up, near the top of the run
+        await wait_until(pilot, lambda: log._first_mounted < first and not log._window_lock.locked())
+        await pilot.pause()
+        assert frames[0][2] == first  # the scroll was drawn before any older item was mounted
+        assert {frame[:2] for frame in frames} == {frames[0][:2]}  # and the same line stayed on top
+        assert log.mounted_count <= log.window + log.step  # the far end went as the older came
+
+
+async def test_a_reply_scrolled_back_into_view_reuses_the_lines_it_drew(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = ChatApp()
+    async with app.run_test() as pilot:
+        log = app.query_one(ChatLog)
+        entry = Entry("assistant", text=REPLY)
+        widget = await log.add(entry)
+        await pilot.pause()
+        frozen = widget.query_one(FrozenMarkdown)
+        width, drawn = frozen.size.width, frozen.rendered(frozen.size.width)
+        await widget.remove()  # unmounted, as when it leaves the mounted window
+
+        def rendered_again(*_args) -> None:
+            raise AssertionError("the reply's Markdown was rendered again")
+
+        monkeypatch.setattr(FrozenMarkdown, "_strips", rendered_again)
+        again = AssistantMessage(entry)  # mounted again, as when scrolled back into the window
+        await log.mount(again)
+        await pilot.pause()
+        assert again.query_one(FrozenMarkdown).rendered(width) is drawn
+        monkeypatch.undo()
+        entry.text += "\n\nmore"  # other text (never, once a reply is finished): drawn afresh
+        edited = AssistantMessage(entry)
+        await log.mount(edited)
+        await pilot.pause()
+        assert edited.query_one(FrozenMarkdown).rendered(width) is not drawn

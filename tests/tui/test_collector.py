@@ -1,5 +1,6 @@
-"""Full collections are held while a turn streams and while the user browses; each reason lets go
-on its own, and a browser's held collection runs in a pause without waiting for the chat."""
+"""Full collections are held while a turn streams, while the user browses and while they read
+back through the chat; each reason lets go on its own, and a held collection runs in a pause
+unless a turn holds it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from hermes_tui import collector
-from hermes_tui.collector import BROWSING, TURN, collect_held_garbage, hold_full_collections, release_full_collections
+from hermes_tui.collector import (BROWSING, READING, TURN, collect_held_garbage, hold_full_collections,
+                                  release_full_collections)
 from tests.tui.helpers import close_app, make_app, ready, wait_until
 
 
@@ -34,8 +36,9 @@ def test_each_reason_releases_only_its_own_hold(thresholds: tuple[int, int, int]
     assert gc.get_threshold() == thresholds
 
 
-def test_the_held_collection_runs_in_a_pause_only_when_browsing_alone_holds_it(thresholds: tuple[int, int, int]) -> None:
-    hold_full_collections(BROWSING)
+@pytest.mark.parametrize("reason", [BROWSING, READING])
+def test_the_held_collection_runs_in_a_pause_unless_a_turn_holds_it(thresholds: tuple[int, int, int], reason: str) -> None:
+    hold_full_collections(reason)
     hold_full_collections(TURN)
     for _ in range(thresholds[2] + 1):
         gc.collect(1)  # as many young collections as make a full one due
@@ -55,5 +58,23 @@ async def test_a_browser_holds_full_collections_until_the_chat_is_back(home) -> 
         assert full_collections_held()
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.main)
+        assert not full_collections_held()
+    close_app(app)
+
+
+async def test_reading_back_through_the_chat_holds_full_collections_until_it_follows_again(home) -> None:
+    app = make_app(home)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        chat = app.main.chat
+        for n in range(8):
+            await app._info(f"Note {n}\n\n" + "line\n\n" * 4)
+        await wait_until(pilot, lambda: chat.max_scroll_y > chat.size.height and chat.scroll_y == chat.max_scroll_y)
+        assert not full_collections_held()
+        await pilot.press("pageup")
+        await wait_until(pilot, lambda: chat.scroll_y < chat.max_scroll_y)
+        assert full_collections_held()
+        await pilot.press("end")
+        await wait_until(pilot, lambda: chat.following and chat.scroll_y == chat.max_scroll_y)
         assert not full_collections_held()
     close_app(app)
