@@ -15,6 +15,8 @@ captured back to back (``tmux_poll``; the resolution is reported):
   ``End`` back to the bottom. The scrollbar's glyphs are left out of the comparison: older items
   mounted above the view move its thumb in a frame of their own, not the page the key asked for.
   Beside it, the same harness's floor: a character typed at the prompt (and deleted) → its echo;
+- in the app itself (headless, 160×50, no terminal): ``PageUp`` pressed → the first frame handed
+  to the driver after it (``bench_tui_browse.Frames``), ``--steps`` times with a 50 ms pause;
 - held key: ``--burst`` PageUps sent at once (a held key's auto-repeat) → the screen still for
   ``STILL_S``; steps per second is how fast the chat followed.
 """
@@ -22,6 +24,7 @@ captured back to back (``tmux_poll``; the resolution is reported):
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import statistics
 import tempfile
@@ -29,7 +32,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench.bench_tui_browse import write_config
+from bench.bench_tui_browse import Frames, write_config
 from bench.synthetic_home import long_session
 from bench.record import publish
 from bench.timing import percentile
@@ -115,6 +118,26 @@ def scrolling(tmp: Path, home: Path, session_id: str, args: argparse.Namespace, 
         term.close()
 
 
+async def headless_steps(home: Path, session_id: str, steps: int) -> list[float]:
+    """PageUp → the next frame the app hands to its driver, in the app run headless."""
+    from tests.tui.helpers import close_app, make_app, ready
+
+    app = make_app(home, resume=session_id)
+    frames = Frames(app)
+    times = []
+    async with app.run_test(size=(160, 50)) as pilot:
+        await ready(pilot)
+        await pilot.pause(0.5)
+        for _ in range(steps):
+            frames.expect(lambda: True)
+            pressed = time.perf_counter()
+            await pilot.press("pageup")
+            times.append(await frames.wait() - pressed)
+            await pilot.pause(0.05)
+    close_app(app)
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--launches", type=int, default=5)
@@ -135,6 +158,7 @@ def main() -> int:
             long_times.append(first_frame(tmp, big, big_id, intervals, source))
             short_times.append(first_frame(tmp, small, small_id, intervals, source))
         scroll = scrolling(tmp, big, big_id, args, intervals)
+        in_app = [] if args.app_source else asyncio.run(headless_steps(big, big_id, args.steps))
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     steps = [t * 1000 for t in scroll["steps"]]
     rows = [("first frame, 5,000 messages", [t * 1000 for t in long_times]),
@@ -142,6 +166,8 @@ def main() -> int:
             ("page up, one step", steps),
             ("page up, keys back to back", [t * 1000 for t in scroll["held"]]),
             ("a key's echo in the prompt (the floor)", [t * 1000 for t in scroll["echo"]])]
+    if in_app:
+        rows.append(("page up in the app (headless): key → next frame", [t * 1000 for t in in_app]))
     lines = [f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {args.launches} launches each, {args.steps} page-up "
              f"steps, app from {args.app_source or 'this checkout'}, load average {load} at the end; capture interval {resolution(intervals)}.", "",
              "| measure | median | p95 | max |", "|---|---|---|---|"]
