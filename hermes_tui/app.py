@@ -38,8 +38,8 @@ from engine.events import EngineEvent, Notice, TurnFailed
 from engine.memory import ApprovalDecision, ApprovalRequest
 from engine.memory.history import Cause
 from engine.memory.store import HEADERS
-from hermes_tui.collector import (TURN, collect_held_garbage, freeze_startup_objects, hold_full_collections,
-                                  release_full_collections)
+from hermes_tui.collector import (AFTER_TURN, TURN, collect_held_garbage, freeze_startup_objects,
+                                  hold_full_collections, release_full_collections)
 from hermes_tui.event_bridge import BridgeCallbacks, EventBridge
 from hermes_tui.formatting import snippet_plain
 from hermes_tui.messages import (ApprovalRequested, CopyRequested, MemoryHistoryRequested, PromptSubmitted,
@@ -267,6 +267,7 @@ class HermesApp(App):
         if turn != self._turn:
             return
         self._worker_running = False
+        hold_full_collections(AFTER_TURN)  # the turn's held collection waits for a pause (collector)
         release_full_collections(TURN)
         if self.busy:  # no reply finished it (a failure, a session action)
             self._turn_ended()

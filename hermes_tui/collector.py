@@ -12,7 +12,9 @@ Browsing is held the same way: in a browser over a large home a full collection 
 selections or keystrokes, and made the slowest tree opens, previews and searches (a 112 ms pause
 each, on the 200k-message home). There the collection the interpreter would have run is made
 up for when the user pauses (``collect_held_garbage``), so a long stay keeps no garbage.
-Reading back through a long chat is held alike: each page of older messages mounted brought a
+The end of a turn too: released when the worker returned, the held collection ran at once
+(160-340 ms), between the footer's new keys and the frame that draws them; it now waits for the
+pause like the others. Reading back through a long chat is held alike: each page of older messages mounted brought a
 full collection every few page-ups (60-140 ms each, over a 5,000-message session).
 """
 
@@ -36,7 +38,9 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
-TURN, BROWSING, READING = "turn", "browsing", "reading back"  # why full collections are held
+# Why full collections are held: a turn streams; a browser is open; the chat is scrolled back; a
+# turn ended and its collection waits for a pause.
+TURN, BROWSING, READING, AFTER_TURN = "turn", "browsing", "reading back", "after a turn"
 _holders: set[str] = set()
 
 
@@ -58,10 +62,14 @@ def release_full_collections(reason: str | None = None) -> None:
 
 
 def collect_held_garbage() -> bool:
-    """When browsing or reading back holds full collections and one is due by the interpreter's
-    rule (as many young collections since the last full one as its threshold), run it now; for a
-    pause in the user's input. Never during a turn: that hold is for frames that are streaming."""
-    if _holders and TURN not in _holders and gc.get_count()[2] >= _NORMAL[2]:
+    """For a pause in the user's input: when full collections are held and one is due by the
+    interpreter's rule (as many young collections since the last full one as its threshold), run
+    it now, and let go of the hold left by a finished turn. Never during a turn: that hold is for
+    frames that are streaming."""
+    if not _holders or TURN in _holders:
+        return False
+    due = gc.get_count()[2] >= _NORMAL[2]
+    if due:
         gc.collect()
-        return True
-    return False
+    release_full_collections(AFTER_TURN)
+    return due

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 import pytest
 
 from hermes_tui import collector
-from hermes_tui.collector import (BROWSING, READING, TURN, collect_held_garbage, hold_full_collections,
+from hermes_tui.collector import (AFTER_TURN, BROWSING, READING, TURN, collect_held_garbage, hold_full_collections,
                                   release_full_collections)
-from tests.tui.helpers import close_app, make_app, ready, wait_until
+from hermes_tui.loopback_llm import LoopbackLLM, Reply
+from tests.tui.helpers import close_app, make_app, ready, turn_over, wait_until
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def test_each_reason_releases_only_its_own_hold(thresholds: tuple[int, int, int]
     assert gc.get_threshold() == thresholds
 
 
-@pytest.mark.parametrize("reason", [BROWSING, READING])
+@pytest.mark.parametrize("reason", [BROWSING, READING, AFTER_TURN])
 def test_the_held_collection_runs_in_a_pause_unless_a_turn_holds_it(thresholds: tuple[int, int, int], reason: str) -> None:
     hold_full_collections(reason)
     hold_full_collections(TURN)
@@ -45,7 +46,8 @@ def test_the_held_collection_runs_in_a_pause_unless_a_turn_holds_it(thresholds: 
     assert not collect_held_garbage()  # a reply streams: its frames come first
     release_full_collections(TURN)
     assert collect_held_garbage()
-    assert gc.get_count()[2] == 0 and full_collections_held()
+    assert gc.get_count()[2] == 0
+    assert full_collections_held() == (reason != AFTER_TURN)  # a finished turn's hold ends with its pause
 
 
 async def test_a_browser_holds_full_collections_until_the_chat_is_back(home) -> None:
@@ -76,5 +78,20 @@ async def test_reading_back_through_the_chat_holds_full_collections_until_it_fol
         assert full_collections_held()
         await pilot.press("end")
         await wait_until(pilot, lambda: chat.following and chat.scroll_y == chat.max_scroll_y)
+        assert not full_collections_held()
+    close_app(app)
+
+
+async def test_a_finished_turn_leaves_its_held_collection_to_the_next_pause(home, llm: LoopbackLLM) -> None:
+    llm.push(Reply(text="An answer."))
+    app = make_app(home)
+    async with app.run_test() as pilot:
+        await ready(pilot)
+        app.main.prompt.text = "hello"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: turn_over(app) and not app._worker_running)
+        # Released at once, the due collection ran before the footer's finished keys were drawn.
+        assert full_collections_held()
+        collect_held_garbage()  # the user paused
         assert not full_collections_held()
     close_app(app)
