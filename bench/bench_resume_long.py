@@ -16,7 +16,8 @@ captured back to back (``tmux_poll``; the resolution is reported):
   mounted above the view move its thumb in a frame of their own, not the page the key asked for.
   Beside it, the same harness's floor: a character typed at the prompt (and deleted) → its echo;
 - in the app itself (headless, 160×50, no terminal): ``PageUp`` pressed → the first frame handed
-  to the driver after it (``bench_tui_browse.Frames``), ``--steps`` times with a 50 ms pause;
+  to the driver with the chat scrolled (``bench_tui_browse.Frames``), ``--steps`` times with a
+  50 ms pause;
 - held key: ``--burst`` PageUps sent at once (a held key's auto-repeat) → the screen still for
   ``STILL_S``; steps per second is how fast the chat followed.
 """
@@ -119,7 +120,7 @@ def scrolling(tmp: Path, home: Path, session_id: str, args: argparse.Namespace, 
 
 
 async def headless_steps(home: Path, session_id: str, steps: int) -> list[float]:
-    """PageUp → the next frame the app hands to its driver, in the app run headless."""
+    """PageUp → the first frame the app hands to its driver with the chat scrolled, headless."""
     from tests.tui.helpers import close_app, make_app, ready
 
     app = make_app(home, resume=session_id)
@@ -128,8 +129,10 @@ async def headless_steps(home: Path, session_id: str, steps: int) -> list[float]
     async with app.run_test(size=(160, 50)) as pilot:
         await ready(pilot)
         await pilot.pause(0.5)
+        chat = app.main.chat
         for _ in range(steps):
-            frames.expect(lambda: True)
+            was_at = chat.scroll_y
+            frames.expect(lambda: chat.scroll_y != was_at)  # the frame that shows the scroll
             pressed = time.perf_counter()
             await pilot.press("pageup")
             times.append(await frames.wait() - pressed)
