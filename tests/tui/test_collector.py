@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from hermes_tui import collector
+from hermes_tui import app as app_module, collector
 from hermes_tui.collector import (AFTER_TURN, BROWSING, READING, TURN, collect_held_garbage, hold_full_collections,
                                   release_full_collections)
 from hermes_tui.loopback_llm import LoopbackLLM, Reply
@@ -82,8 +82,10 @@ async def test_reading_back_through_the_chat_holds_full_collections_until_it_fol
     close_app(app)
 
 
-async def test_a_finished_turn_leaves_its_held_collection_to_the_next_pause(home, llm: LoopbackLLM) -> None:
+async def test_a_finished_turn_leaves_its_held_collection_to_the_next_pause(
+        home, llm: LoopbackLLM, monkeypatch: pytest.MonkeyPatch) -> None:
     llm.push(Reply(text="An answer."))
+    monkeypatch.setattr(app_module, "IDLE_COLLECT_S", 600.0)  # the pause comes when this test says
     app = make_app(home)
     async with app.run_test() as pilot:
         await ready(pilot)
