@@ -24,11 +24,13 @@ class Terminal:
     def __init__(self, tmp: Path, command: str, width: int = 120, height: int = 36,
                  env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
         self.socket = f"hermes-test-{uuid.uuid4().hex[:10]}"
-        self.exited = tmp / f"exited-{self.socket}"  # written by the shell when the command ends
+        # Written by the shell when the command ends, then renamed into place: a reader that
+        # sees the file sees its whole line (it once read the file between creation and write).
+        self.exited = tmp / f"exited-{self.socket}"
         self.env = {**PANE_ENV, **(env or {})}
         self._tmux("new-session", "-d", "-s", "app", "-x", str(width), "-y", str(height),
                    *(["-c", str(cwd)] if cwd else []),
-                   f"{command}; echo $? $(date +%s.%N) > {self.exited}")
+                   f"{command}; echo $? $(date +%s.%N) > {self.exited}.part && mv {self.exited}.part {self.exited}")
 
     def _tmux(self, *args: str) -> str:
         assert TMUX is not None
