@@ -14,8 +14,9 @@ each, on the 200k-message home). There the collection the interpreter would have
 up for when the user pauses (``collect_held_garbage``), so a long stay keeps no garbage.
 The end of a turn too: released when the worker returned, the held collection ran at once
 (160-340 ms), between the footer's new keys and the frame that draws them; it now waits for the
-pause like the others. Reading back through a long chat is held alike: each page of older messages mounted brought a
-full collection every few page-ups (60-140 ms each, over a 5,000-message session).
+pause like the others. Reading back through a long chat is held alike: each page of older
+messages mounted brought a full collection every few page-ups (60-140 ms each, over a
+5,000-message session).
 """
 
 from __future__ import annotations

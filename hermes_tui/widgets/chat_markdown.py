@@ -11,6 +11,7 @@ import re
 from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.visual import Visual, visualize
@@ -43,6 +44,8 @@ def block_boundary(text: str) -> int:
     return 0
 
 
+Drawn = tuple[str, tuple[object, list[Strip]]]  # a source and its lines, keyed by width and style
+
 _JOIN = "x\n\n"  # a one-line paragraph rendered before a later part, then dropped (see _render)
 
 
@@ -57,16 +60,14 @@ class FrozenMarkdown(Widget):
 
     DEFAULT_CSS = "FrozenMarkdown { height: auto; }"
 
-    def __init__(self, source: str = "", drawn: object = None) -> None:
-        """``drawn``: what ``drawn`` returned for the same source before (rendered lines reused)."""
+    def __init__(self, source: str = "", drawn: Drawn | None = None) -> None:
+        """``drawn``: what ``drawn`` returned before; its lines are reused if drawn from ``source``."""
         super().__init__(classes="frozen-markdown")
         self._parts: list[str] = [source] if source else []
-        self._lines: tuple[object, list[Strip]] = (None, [])
-        if isinstance(drawn, tuple) and len(drawn) == 2 and drawn[0] == source:
-            self._lines = drawn[1]
+        self._lines: tuple[object, list[Strip]] = drawn[1] if drawn and drawn[0] == source else (None, [])
 
     @property
-    def drawn(self) -> tuple[str, tuple[object, list[Strip]]]:
+    def drawn(self) -> Drawn:
         """The source with its rendered lines, for a later widget showing the same source."""
         return self.source, self._lines
 
@@ -218,8 +219,8 @@ class AssistantMessage(Vertical):
         self.entry.cancelled = cancelled
         self.refresh_status()
 
-    def _status_text(self) -> str:
-        return "[dim]⏹ cancelled — kept what was shown[/]" if self.entry.cancelled else ""
+    def _status_text(self) -> Content:
+        return Content.styled("⏹ cancelled — kept what was shown", "dim") if self.entry.cancelled else Content("")
 
     def refresh_status(self) -> None:
         status = self.query_one(".reply-status", Static)
