@@ -47,7 +47,7 @@ from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal_text
-from hermes_tui.widgets.result_list import LazyOption, ResultList
+from hermes_tui.widgets.result_list import LazyOption, ResultList, RowLook, draw_ahead
 from hermes_tui.widgets.query_input import QueryInput
 from hermes_tui.widgets.transcript_preview import TranscriptPreview, match_pattern
 
@@ -138,8 +138,32 @@ def title_options(sessions: list[Session], now: float) -> list[Option]:
     """Sessions whose title matched, above the message hits."""
     if not sessions:
         return []
-    heading = Option(Text(f"Titles · {plural(len(sessions), 'session')}", style="bold"), id="titles", disabled=True)
+    heading = LazyOption(partial(Text, f"Titles · {plural(len(sessions), 'session')}", style="bold"), id="titles",
+                         disabled=True)
     return [heading, *(LazyOption(partial(title_row, s, now), id=f"session:{s.id}") for s in sessions)]
+
+
+@dataclass(frozen=True)
+class ListLook:
+    """How results are listed, read on the UI thread when a query starts, so that its worker can
+    build the rows and draw those in view: results listed with another look are built again."""
+
+    rows: RowLook | None
+    match_style: str
+    snippet_width: int
+    newest_first: bool
+
+
+def listed_options(hits: list[SearchHit], titles: list[Session], look: ListLook, now: float) -> list[Option]:
+    """The titles that matched, then the hits grouped by conversation."""
+    groups = order_groups(hits, look.newest_first)
+    return title_options(titles, now) + result_options(groups, now, look.match_style, look.snippet_width)
+
+
+def drawn_ahead(options: list[Option], look: ListLook, stale: Callable[[], bool]) -> list[Option]:
+    if look.rows is not None:
+        draw_ahead(options, look.rows, stale)
+    return options
 
 
 def recent_row(session: Session, now: float) -> Group:
@@ -212,7 +236,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
 
     def on_mount(self) -> None:
         self.query_one("#query", Input).focus()
-        self._run(self.initial_query, self._generation)
+        self._query(self.initial_query, self._generation)
 
     def reopen(self) -> None:
         """About to be shown again (the app keeps one search screen): as it was left when its
@@ -225,7 +249,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             return
         self._stop_queries()
         self.query_one(TranscriptPreview).show(None)
-        self._run(self.query_text, self._generation)
+        self._query(self.query_text, self._generation)
 
     def on_unmount(self) -> None:
         self._stop_queries()
@@ -248,8 +272,9 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
     def _typed(self, event: Input.Changed) -> None:
         self._open_when_shown = False
         self._stop_queries()
+        self.query_one(TranscriptPreview).abandon()
         generation = self._generation
-        self._timer = self.set_timer(self.debounce_s, lambda: self._run(event.value, generation))
+        self._timer = self.set_timer(self.debounce_s, lambda: self._query(event.value, generation))
 
     @on(Input.Submitted, "#query")
     def _submitted(self) -> None:
@@ -295,14 +320,24 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         worker = get_current_worker()
         return lambda: worker.is_cancelled or generation != self._generation
 
+    def _look(self) -> ListLook:
+        style = f"bold reverse {self.app.theme_variables.get('accent', '')}".strip()
+        results = self.query_one("#results", ResultList)
+        return ListLook(results.row_look(), style, max(20, results.scrollable_content_region.width - 2),
+                        self.newest_first)
+
+    def _query(self, query: str, generation: int) -> None:
+        self._run(query, generation, self._look())
+
     @work(thread=True, exclusive=True, group="search")
-    def _run(self, query: str, generation: int) -> None:
+    def _run(self, query: str, generation: int, look: ListLook) -> None:
         stale = self._current(generation)
         started = time.monotonic()
         mark = read_mark(self.db)  # before the read: a write during it makes the next open read again
         try:
             if not query.strip():
-                deliver(self, self._show_recent, generation, self.db.list_sessions(limit=RECENT_LIMIT), mark)
+                options = drawn_ahead(recent_options(self.db.list_sessions(limit=RECENT_LIMIT), clock.now()), look, stale)
+                deliver(self, self._show_recent, generation, options, mark)
                 return
             hits = self._reader.search(query, limit=HIT_LIMIT, newest_first=True, cancelled=stale)
             titles = self._reader.titles(query, limit=TITLE_LIMIT, cancelled=stale)
@@ -317,18 +352,21 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             deliver(self, self._failed, generation, str(exc))
             return
         self._learn_cost(time.monotonic() - started)
-        deliver(self, self._show, query, generation, hits, titles, ranked, mark)
+        options = drawn_ahead(listed_options(hits, titles, look, clock.now()), look, stale)
+        deliver(self, self._show, query, generation, hits, titles, ranked, mark, options, look)
 
     @work(thread=True, exclusive=True, group="rank")
-    def _rank(self, query: str, generation: int) -> None:
+    def _rank(self, query: str, generation: int, titles: list[Session], look: ListLook) -> None:
         mark = read_mark(self.db)
+        stale = self._current(generation)
         try:
-            hits = self._ranker.search(query, limit=HIT_LIMIT, cancelled=self._current(generation))
+            hits = self._ranker.search(query, limit=HIT_LIMIT, cancelled=stale)
         except HermesError as exc:
             deliver(self, self._failed, generation, str(exc))
             return
         if hits is not None:
-            deliver(self, self._show, query, generation, hits, self.titles, True, mark)
+            options = drawn_ahead(listed_options(hits, titles, look, clock.now()), look, stale)
+            deliver(self, self._show, query, generation, hits, titles, True, mark, options, look)
 
     def _failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
@@ -339,31 +377,29 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         interrupts it), so a cheap query starts almost at once however slow a frame is."""
         self._cost = 0.5 * self._cost + 0.5 * seconds
 
-    def _show_recent(self, generation: int, sessions: list[Session], mark: object) -> None:
+    def _show_recent(self, generation: int, options: list[Option], mark: object) -> None:
         if generation != self._generation:
             return
         self.hits, self.titles, self.ranked, self._listed_at = [], [], True, mark
-        self._list(recent_options(sessions, clock.now()), "", "Recent sessions — type to search")
+        self._list(options, "", "Recent sessions — type to search")
 
     def _show(self, query: str, generation: int, hits: list[SearchHit], titles: list[Session], ranked: bool,
-              mark: object) -> None:
+              mark: object, options: list[Option], look: ListLook) -> None:
+        """A query's results, listed as its worker built them unless the list's look changed since
+        (the order switched, a theme, a resize)."""
         if generation != self._generation:
             return  # a key arrived since this query started
         self.hits, self.titles, self.ranked, self._listed_at = hits, titles, ranked, mark
         self._snippets = {f"hit:{h.session_id}:{h.message_id}": h.snippet for h in hits}
-        self._list(self._options(), query, self._status(query))
+        self._list(options if look == self._look() else self._options(), query, self._status(query))
         if self._open_when_shown and query == self.query_text:
             self._open_highlighted()
             return
         if not ranked and not self.newest_first:
-            self._rank_timer = self.set_timer(RANK_PAUSE_S, lambda: self._rank(query, generation))
+            self._rank_timer = self.set_timer(RANK_PAUSE_S, lambda: self._rank(query, generation, titles, self._look()))
 
     def _options(self) -> list[Option]:
-        now = clock.now()
-        style = f"bold reverse {self.app.theme_variables.get('accent', '')}".strip()
-        width = max(20, self.results.scrollable_content_region.width - 2)
-        groups = order_groups(self.hits, self.newest_first)
-        return title_options(self.titles, now) + result_options(groups, now, style, width)
+        return listed_options(self.hits, self.titles, self._look(), clock.now())
 
     def _status(self, query: str) -> str:
         if not self.hits and not self.titles:
@@ -423,7 +459,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         """Shown again after a screen covered it (the palette, a hit): a query typed just before
         it came up was left waiting on its stopped timer."""
         if self.shown_query is not None and self.shown_query != self.query_text:
-            self._run(self.query_text, self._generation)
+            self._query(self.query_text, self._generation)
 
     def _preview_if_missing(self) -> None:
         """The highlighted result's preview, when the screen closed before it was read."""
@@ -488,7 +524,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         if shown is not None and shown.strip():
             self._list(self._options(), shown, self._status(shown))
             if not self.newest_first and not self.ranked:
-                self._rank(shown, self._generation)
+                self._rank(shown, self._generation, self.titles, self._look())
 
     def action_focus_results(self) -> None:
         self.results.focus()

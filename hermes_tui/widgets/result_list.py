@@ -1,22 +1,59 @@
-"""An option list whose rows are built only when drawn, so replacing a hundred of them is cheap.
+"""An option list whose rows are built only when drawn, or drawn ahead off the UI thread.
 
 The search screen replaces its whole result list on every keystroke. Textual's ``OptionList``
 renders every option's prompt up front to learn its height, which for ~100 result rows (each a
 snippet cut to fit its match) took most of a keystroke's time. A ``LazyOption`` states its height
 (result rows never wrap) and builds its prompt the first time it is drawn, so a new list costs
 what the rows on screen cost, whatever its length.
+
+Even those rows cost a frame 15–35 ms (building a snippet row and rendering it through Rich,
+~0.5 ms a row), during which a key's echo waits. So the query's worker draws the rows that will
+fill the view (``draw_ahead``) with the look the list had when the query started (``RowLook``);
+the frame then only composes them, and draws itself what changed since (the highlighted row, a
+new theme or width).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
+from rich.console import Console
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import VisualType
+from textual.widget import Widget
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+
+@dataclass(frozen=True)
+class RowLook:
+    """What a row's strips depend on besides its text, read on the UI thread when a query starts."""
+
+    console: Console
+    width: int  # the rows' width in cells
+    height: int  # rows in view: what is drawn ahead
+    normal: Style
+    disabled: Style
+
+
+@dataclass(frozen=True)
+class DrawnRow:
+    """An option's strips, and the width and style they were drawn with."""
+
+    width: int
+    style: Style
+    strips: list[Strip]
+
+
+def draw_prompt(console: Console, prompt: VisualType, width: int, style: Style, index: int, lines: int) -> list[Strip]:
+    """A (Rich) prompt straight to ``lines`` strips of ``width``: Textual's general path (a
+    ``Content`` made from the Rich text, then laid out) cost about 1 ms a row."""
+    options = console.options.update(width=width, height=None, no_wrap=True, overflow="ellipsis")
+    rendered = console.render_lines(prompt, options, style=style.rich_style, pad=True)
+    return [Strip(line, width).apply_meta({"option": index}) for line in rendered[:lines]]
 
 
 class LazyOption(Option):
@@ -26,6 +63,7 @@ class LazyOption(Option):
         super().__init__("", id=id, disabled=disabled)
         self._build: Callable[[], VisualType] | None = build
         self.lines = lines
+        self.drawn: DrawnRow | None = None  # drawn ahead by ``draw_ahead``
 
     @property
     def prompt(self) -> VisualType:
@@ -34,10 +72,37 @@ class LazyOption(Option):
         return self._prompt
 
 
+def draw_ahead(options: list[Option], look: RowLook, stale: Callable[[], bool]) -> None:
+    """From any thread, before ``options`` are listed: draw the lazy options that fill the view,
+    as they will look unhighlighted (``stale`` stops it: a newer query came)."""
+    line = 0
+    for index, option in enumerate(options):
+        if line >= look.height or stale():
+            return
+        if isinstance(option, LazyOption):
+            style = look.disabled if option.disabled else look.normal
+            option.drawn = DrawnRow(look.width, style,
+                                    draw_prompt(look.console, option.prompt, look.width, style, index, option.lines))
+            line += option.lines
+        else:
+            line += 1
+
+
 class ResultList(OptionList):
     """``OptionList`` that takes a ``LazyOption``'s height from the option instead of rendering it,
-    and draws its (Rich) prompt straight to strips: Textual's general path (a ``Content`` made
-    from the Rich text, then laid out) cost about 1 ms a row, a full list ~40 ms a frame."""
+    and draws its prompt straight to strips, or uses the strips drawn ahead for it."""
+
+    def row_look(self) -> RowLook | None:
+        """The look rows are drawn with now (``None`` before the list is laid out, and for options
+        with padding, which are Textual's to draw)."""
+        if not self.scrollable_content_region or self.get_component_styles("option-list--option").padding:
+            return None
+        return RowLook(self.app.console, self._row_width(), self.scrollable_content_region.height,
+                       self.get_visual_style("option-list--option"),
+                       self.get_visual_style("option-list--option", "option-list--option-disabled"))
+
+    def _row_width(self) -> int:
+        return self.scrollable_content_region.width - self._get_left_gutter_width()
 
     def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
         padding = self.get_component_styles("option-list--option").padding
@@ -45,13 +110,12 @@ class ResultList(OptionList):
             return super()._get_option_render(option, style)
         key = (option, style, padding)
         if (strips := self._option_render_cache.get(key)) is None:
-            width = self.scrollable_content_region.width - self._get_left_gutter_width()
-            console = self.app.console
-            options = console.options.update(width=width, height=None, no_wrap=True, overflow="ellipsis")
-            base = style.rich_style
-            meta = {"option": self._option_to_index[option]}
-            lines = console.render_lines(option.prompt, options, style=base, pad=True)
-            strips = [Strip(line, width).apply_meta(meta) for line in lines[: option.lines]]
+            width, drawn = self._row_width(), option.drawn
+            if drawn is not None and drawn.width == width and drawn.style == style:
+                strips = drawn.strips
+            else:
+                strips = draw_prompt(self.app.console, option.prompt, width, style,
+                                     self._option_to_index[option], option.lines)
             self._option_render_cache[key] = strips
         return strips
 
@@ -60,7 +124,7 @@ class ResultList(OptionList):
         if not self.scrollable_content_region:
             return
         cache = self._line_cache
-        width = self.scrollable_content_region.width - self._get_left_gutter_width()
+        width = self._row_width()
         start = cache.lines[-1][0] + 1 if cache.lines else 0
         if start < len(self.options):
             padding = self.get_component_styles("option-list--option").padding
@@ -75,5 +139,8 @@ class ResultList(OptionList):
         last_divider = bool(self.options) and self.options[-1]._divider
         size = Size(width, len(cache.lines) - (1 if last_divider else 0))
         if size != self.virtual_size:
-            self.virtual_size = size
+            # Not the layout reactive: the list's own size is fixed by the screen, so a new length
+            # moves only its scrollbar; a layout of the whole screen per keystroke took 20–40 ms.
+            self.set_reactive(Widget.virtual_size, size)
             self._scroll_update(size)
+            self.refresh()

@@ -142,7 +142,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self._reading = session_id is not None
         self._title = literal_line(title)  # a str border title would be parsed as markup
         if session_id is None and self._cleared:
-            self.border_title = self._title  # already empty: typing a query with no hits mounts nothing
+            self._set_title()  # already empty: typing a query with no hits mounts nothing
         elif session_id is None:
             self._replace_content([])
             self._cleared = True
@@ -153,11 +153,26 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
     def _replace_content(self, widgets: list[Static]) -> AwaitMount:
         """The title of the latest ``show`` over ``widgets`` between fresh status lines: what lies
         beyond the loaded run, above and below it (later pages are mounted between the two)."""
-        self.border_title = self._title
+        self._set_title()
         self.remove_children()
         self._above, self._below = (Static("", classes="preview-status") for _ in range(2))
         self._above.display = self._below.display = False
         return self.mount(self._above, *widgets, self._below)
+
+    def abandon(self) -> None:
+        """Drop the page being read, if any: the results it previews are being replaced (a key was
+        typed), and mounting it would cost a frame between two keystrokes. What is shown stays."""
+        if self._reading:
+            self._generation += 1
+            self._reading = False
+            if not self.loaded:
+                self.session_id = None  # nothing of it was shown: a later open reads it again
+
+    def _set_title(self) -> None:
+        """Textual repaints a widget whenever its border title is set, even to the same text: a
+        repaint of the whole preview per keystroke that finds nothing."""
+        if self.border_title != self._title:
+            self.border_title = self._title
 
     @work(thread=True, exclusive=True, group="preview")
     def _open(self, generation: int, session_id: str, focus_message_id: int | None) -> None:
