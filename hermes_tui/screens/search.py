@@ -7,9 +7,9 @@ walks the index newest first, which costs about a bare ``MATCH … LIMIT`` whate
 is drawn at once; when that page is full (a common word) the matches are ranked by relevance
 once typing pauses, on a second connection, and the ranked page replaces it. The debounce
 follows what the last queries cost in the store, between ``DEBOUNCE_MIN_S`` and
-``DEBOUNCE_MAX_S``. Result rows are built only when drawn (``ResultList``), and the preview of
-the first hit waits for typing to pause, so a keystroke's work on the UI thread is one frame. Session
-titles are searched beside the messages. The screen dismisses with a ``SearchTarget`` (the
+``DEBOUNCE_MAX_S``. Result rows are built only when drawn, those in view by the query's worker
+(``ResultList``), and the preview of the first hit waits for typing to pause, so a keystroke's
+work on the UI thread is one frame. Session titles are searched beside the messages. The screen dismisses with a ``SearchTarget`` (the
 session and message to open) or ``None``; "summarize" runs the session-search summary off the UI
 thread and shows it in place of the preview.
 """
@@ -158,12 +158,6 @@ def listed_options(hits: list[SearchHit], titles: list[Session], look: ListLook,
     """The titles that matched, then the hits grouped by conversation."""
     groups = order_groups(hits, look.newest_first)
     return title_options(titles, now) + result_options(groups, now, look.match_style, look.snippet_width)
-
-
-def drawn_ahead(options: list[Option], look: ListLook, stale: Callable[[], bool]) -> list[Option]:
-    if look.rows is not None:
-        draw_ahead(options, look.rows, stale)
-    return options
 
 
 def recent_row(session: Session, now: float) -> Group:
@@ -336,8 +330,8 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         mark = read_mark(self.db)  # before the read: a write during it makes the next open read again
         try:
             if not query.strip():
-                options = drawn_ahead(recent_options(self.db.list_sessions(limit=RECENT_LIMIT), clock.now()), look, stale)
-                deliver(self, self._show_recent, generation, options, mark)
+                recent = recent_options(self.db.list_sessions(limit=RECENT_LIMIT), clock.now())
+                deliver(self, self._show_recent, generation, draw_ahead(recent, look.rows, stale), mark)
                 return
             hits = self._reader.search(query, limit=HIT_LIMIT, newest_first=True, cancelled=stale)
             titles = self._reader.titles(query, limit=TITLE_LIMIT, cancelled=stale)
@@ -352,7 +346,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             deliver(self, self._failed, generation, str(exc))
             return
         self._learn_cost(time.monotonic() - started)
-        options = drawn_ahead(listed_options(hits, titles, look, clock.now()), look, stale)
+        options = draw_ahead(listed_options(hits, titles, look, clock.now()), look.rows, stale)
         deliver(self, self._show, query, generation, hits, titles, ranked, mark, options, look)
 
     @work(thread=True, exclusive=True, group="rank")
@@ -365,7 +359,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             deliver(self, self._failed, generation, str(exc))
             return
         if hits is not None:
-            options = drawn_ahead(listed_options(hits, titles, look, clock.now()), look, stale)
+            options = draw_ahead(listed_options(hits, titles, look, clock.now()), look.rows, stale)
             deliver(self, self._show, query, generation, hits, titles, True, mark, options, look)
 
     def _failed(self, generation: int, message: str) -> None:

@@ -33,10 +33,15 @@ class RowLook:
     """What a row's strips depend on besides its text, read on the UI thread when a query starts."""
 
     console: Console
-    width: int  # the rows' width in cells
+    wide: int  # the rows' width in cells without a vertical scrollbar
+    narrow: int  # and with one
     height: int  # rows in view: what is drawn ahead
     normal: Style
     disabled: Style
+
+    def width(self, lines: int) -> int:
+        """The rows' width in a list of ``lines`` lines (more than the view shows a scrollbar)."""
+        return self.narrow if lines > self.height else self.wide
 
 
 @dataclass(frozen=True)
@@ -72,20 +77,27 @@ class LazyOption(Option):
         return self._prompt
 
 
-def draw_ahead(options: list[Option], look: RowLook, stale: Callable[[], bool]) -> None:
+def draw_ahead(options: list[Option], look: RowLook | None, stale: Callable[[], bool]) -> list[Option]:
     """From any thread, before ``options`` are listed: draw the lazy options that fill the view,
-    as they will look unhighlighted (``stale`` stops it: a newer query came)."""
+    as they will look unhighlighted (``stale`` stops it: a newer query came). ``options``."""
+    if look is None:
+        return options
+    width = look.width(sum(option_lines(o) for o in options))
     line = 0
     for index, option in enumerate(options):
         if line >= look.height or stale():
-            return
+            break
         if isinstance(option, LazyOption):
             style = look.disabled if option.disabled else look.normal
-            option.drawn = DrawnRow(look.width, style,
-                                    draw_prompt(look.console, option.prompt, look.width, style, index, option.lines))
-            line += option.lines
-        else:
-            line += 1
+            option.drawn = DrawnRow(width, style, draw_prompt(look.console, option.prompt, width, style, index,
+                                                              option.lines))
+        line += option_lines(option)
+    return options
+
+
+def option_lines(option: Option) -> int:
+    """The lines a lazy option takes; another counts as one (only a heading is not lazy)."""
+    return option.lines if isinstance(option, LazyOption) else 1
 
 
 class ResultList(OptionList):
@@ -97,7 +109,13 @@ class ResultList(OptionList):
         with padding, which are Textual's to draw)."""
         if not self.scrollable_content_region or self.get_component_styles("option-list--option").padding:
             return None
-        return RowLook(self.app.console, self._row_width(), self.scrollable_content_region.height,
+        width, bar = self._row_width(), self.styles.scrollbar_size_vertical
+        if self.styles.overflow_y == "auto":
+            wide = width + (bar if self.show_vertical_scrollbar else 0)
+            narrow = wide - bar
+        else:
+            wide = narrow = width
+        return RowLook(self.app.console, wide, narrow, self.scrollable_content_region.height,
                        self.get_visual_style("option-list--option"),
                        self.get_visual_style("option-list--option", "option-list--option-disabled"))
 

@@ -169,10 +169,15 @@ async def test_a_hit_deep_in_a_long_session_opens_at_the_match_and_pages_both_wa
         assert "earlier — scroll up for more" in str(preview.query(".preview-status").first().render())
 
 
-async def test_result_rows_are_built_only_when_drawn(db: SessionDB) -> None:
+def with_many_matches(db: SessionDB) -> SessionDB:
+    """One session whose 150 messages all match ``wombat``: more rows than any view shows."""
     session = db.create_session(source="cli", title="Many matches")
     db.append_messages(session, [{"role": "user", "content": f"wombat sighting {n}"} for n in range(150)])
-    app = ScreenHost(lambda: SearchScreen(db))
+    return db
+
+
+async def test_result_rows_are_built_only_when_drawn(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(with_many_matches(db)))
     async with app.run_test(size=(100, 24)) as pilot:
         screen = await typed(pilot, "wombat")
         await pilot.pause()
@@ -180,3 +185,56 @@ async def test_result_rows_are_built_only_when_drawn(db: SessionDB) -> None:
         built = [o for o in options if o._build is None]
         assert len(options) == search_screen.HIT_LIMIT + 1 and 10 < len(built) <= 24
         assert "wombat sighting" in screen_text(app)
+
+
+async def test_the_rows_in_view_are_drawn_by_the_query_and_the_frame_uses_them(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(with_many_matches(db)))
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = await typed(pilot, "wombat")
+        await pilot.pause()
+        results = screen.results
+        options = [results.get_option_at_index(i) for i in range(results.option_count)]
+        drawn = [o for o in options if o.drawn is not None]
+        assert drawn == options[: len(drawn)] and results.scrollable_content_region.height <= len(drawn) <= 24
+        look = results.row_look()
+        plain = next(o for i, o in enumerate(drawn) if i != results.highlighted and not o.disabled)
+        assert results._get_option_render(plain, look.normal) is plain.drawn.strips  # composed, not drawn again
+        highlighted = options[results.highlighted]
+        style = results.get_visual_style("option-list--option", "option-list--option-highlighted")
+        assert results._get_option_render(highlighted, style) is not highlighted.drawn.strips
+        assert "wombat sighting 149" in screen_text(app)
+
+
+def test_drawing_ahead_stops_when_a_newer_query_came() -> None:
+    from hermes_tui.widgets.result_list import LazyOption, RowLook, draw_ahead
+
+    options = [LazyOption(lambda: Text("row"), id=f"o{n}") for n in range(5)]
+    look = RowLook(console=None, wide=10, narrow=8, height=5, normal=None, disabled=None)  # never reached
+    assert draw_ahead(options, look, stale=lambda: True) is options
+    assert draw_ahead(options, None, stale=lambda: False) is options
+    assert all(o.drawn is None and o._build is not None for o in options)
+
+
+async def test_a_key_drops_the_preview_page_being_read(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await typed(pilot, "nothing matches this")
+        preview = screen.query_one(TranscriptPreview)
+        preview.show(db.list_sessions(limit=1)[0].id)
+        preview.abandon()  # what a keystroke does while the page is read
+        await wait_until(pilot, lambda: not any(w.is_running for w in app.workers))
+        await pilot.pause()
+        assert preview.session_id is None and not preview.query(".preview-message")
+
+
+async def test_a_preview_left_empty_is_not_repainted_by_each_query_without_hits(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await typed(pilot, "nothing matches this")
+        preview = app.screen.query_one(TranscriptPreview)
+        await wait_until(pilot, lambda: preview._cleared and not any(w.is_running for w in app.workers))
+        await pilot.pause()  # the emptied preview's own mount and layout are done
+        refreshed = []
+        preview.refresh = lambda *a, **k: refreshed.append(a)  # type: ignore[method-assign]
+        await typed(pilot, "nor this")
+        assert refreshed == []
