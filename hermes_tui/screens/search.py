@@ -106,7 +106,8 @@ def session_heading(hit: SearchHit, matches: int) -> Text:
 def hit_line(hit: SearchHit, now: float, match_style: str, width: int) -> Text:
     """One matching message on one line: role, age, then the snippet with its match in view."""
     lead = Text(f"  {visible_line(hit.role):<9} {relative_time(hit.known_timestamp, now):<14} ", style="dim")
-    snippet = fit_match(snippet_text(one_line(hit.snippet), match_style), max(8, width - cell_len(lead.plain)))
+    # one cell kept for the "…" the row's own cut puts in its last cell when the snippet goes on
+    snippet = fit_match(snippet_text(one_line(hit.snippet), match_style), max(8, width - cell_len(lead.plain) - 1))
     line = Text.assemble(lead, snippet)
     line.truncate(width, overflow="ellipsis")
     return line

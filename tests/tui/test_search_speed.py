@@ -10,7 +10,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import Input
 
-from engine.store import MATCH_END, MATCH_START, SessionDB
+from engine.store import MATCH_END, MATCH_START, SearchHit, SessionDB
 from hermes_tui.screens import search as search_screen
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match
@@ -67,6 +67,15 @@ def test_fit_match_keeps_the_match_in_view() -> None:
     assert any(fitted.plain[s.start:s.end] == "needle" for s in fitted.spans)
     short = Text.assemble(("needle", "bold"), " and more " * 30)
     assert fit_match(short, 40) is short  # the match is already in view: the row's own cut applies
+
+
+def test_a_match_ending_at_the_rows_edge_is_not_cut_by_its_ellipsis() -> None:
+    lead = len(search_screen.hit_line(SearchHit("s", "s", None, 1, "user", "x", 0.0, 1), 0.0, "bold", 80).plain) - 1
+    words = "Why does the staging "
+    snippet = f"{words}{MATCH_START}deploy{MATCH_END} of the terraform manifests fail?"
+    width = lead + len(words) + len("deploy")  # the match ends in the row's last cell
+    row = search_screen.hit_line(SearchHit("s", "s", None, 1, "user", snippet, 0.0, 1), 0.0, "bold", width).plain
+    assert len(row) == width and "deploy" in row and row.endswith("…")
 
 
 async def test_a_match_at_the_end_of_a_long_message_is_on_its_row(db: SessionDB) -> None:
