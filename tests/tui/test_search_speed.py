@@ -196,7 +196,8 @@ async def test_result_rows_are_built_only_when_drawn(db: SessionDB) -> None:
         assert "wombat sighting" in screen_text(app)
 
 
-async def test_the_rows_in_view_are_drawn_by_the_query_and_the_frame_uses_them(db: SessionDB) -> None:
+async def test_the_rows_in_view_are_drawn_by_the_query_and_the_frame_uses_them(db: SessionDB, monkeypatch) -> None:
+    monkeypatch.setattr(search_screen, "RANK_PAUSE_S", 600)  # the newest-first list stays: no ranked one replaces it
     app = ScreenHost(lambda: SearchScreen(with_many_matches(db)))
     async with app.run_test(size=(100, 24)) as pilot:
         screen = await typed(pilot, "wombat")
@@ -211,7 +212,7 @@ async def test_the_rows_in_view_are_drawn_by_the_query_and_the_frame_uses_them(d
         highlighted = options[results.highlighted]
         style = results.get_visual_style("option-list--option", "option-list--option-highlighted")
         assert results._get_option_render(highlighted, style) is not highlighted.drawn.strips
-        assert "wombat sighting 149" in screen_text(app)
+        assert "wombat sighting 149" in screen_text(app)  # the newest hit, first
 
 
 def test_drawing_ahead_stops_when_a_newer_query_came() -> None:
