@@ -27,7 +27,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Input, OptionList, Static
 from textual.widgets.input import Selection
@@ -212,9 +212,10 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
     def compose(self) -> ComposeResult:
         yield Static("Search", id="search-title")
         yield QueryInput(self.initial_query, placeholder='words, "a phrase", a OR b, NOT c, prefix*, 中文', id="query")
-        yield Static("", id="search-status")
         with Horizontal(id="search-body"):
-            yield ResultList(id="results")
+            with Vertical(id="results-column"):  # the status beside the rows it describes: a frame that
+                yield Static("", id="search-status")  # repaints both then leaves the preview alone
+                yield ResultList(id="results")
             with ContentSwitcher(initial="preview", id="side"):
                 yield TranscriptPreview(self.db, id="preview")
                 with VerticalScroll(id="summaries"):
@@ -411,15 +412,14 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         return " · ".join(parts)
 
     def _list(self, options: list[Option], query: str, status: str) -> None:
-        self.results.set_options(options)
-        self.shown_query = query
-        self._set_status(status)
         enabled = [i for i, o in enumerate(options) if not o.disabled]
         first = next((i for i in enabled if (options[i].id or "").startswith("hit:")), enabled[0] if enabled else None)
         self._auto_highlight = options[first] if first is not None else None
-        self.results.highlighted = first
-        if first is None:
-            self.query_one(TranscriptPreview).show(None)
+        self.results.replace(options, first)
+        self.shown_query = query
+        self._set_status(status)
+        if first is None:  # like a new first hit's preview, the clearing waits for a pause in typing
+            self._follow_later(lambda: self.query_one(TranscriptPreview).show(None))
 
     def _set_status(self, text: str) -> None:
         # may quote the query; one line of a fixed height: a new text needs no layout of the screen
@@ -436,9 +436,16 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             return
         if event.option is self._auto_highlight:
             self._auto_highlight = None
-            self._preview_timer = self.set_timer(PREVIEW_PAUSE_S, lambda: self._preview(target))
+            self._follow_later(lambda: self._preview(target))
         else:
             self._preview(target)
+
+    def _follow_later(self, change: Callable[[], None]) -> None:
+        """The preview follows new results once typing pauses (the next key stops the timer):
+        mounting or clearing a transcript between two keystrokes would delay the second."""
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+        self._preview_timer = self.set_timer(PREVIEW_PAUSE_S, change)
 
     @on(events.ScreenSuspend)
     def _pause_timers(self) -> None:
@@ -462,7 +469,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         target = self._target(self.results.get_option_at_index(index).id) if index is not None else None
         shown = self.query_one(TranscriptPreview)
         if target is not None and self.query_one(ContentSwitcher).current == "preview" and not (
-                shown.session_id == target.session_id and shown.loaded):
+                shown.session_id == target.session_id and shown.loaded and not shown.held):
             self._preview(target)
 
     def _preview(self, target: SearchTarget) -> None:

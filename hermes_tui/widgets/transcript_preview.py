@@ -126,6 +126,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self._above = self._below = Static("")  # replaced by ``show``
         self._title = ""
         self._cleared = False  # ``show(None)`` has emptied it and nothing was shown since
+        self._held = False  # ``abandon``: what is shown stays as it is, no page is read, until ``show``
         self._rendered: dict[tuple[int, str | None], RenderableType] = {}  # one store: ids are stable
 
     @property
@@ -140,6 +141,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self.focus_message_id, self.marks = focus_message_id, marks
         self._generation += 1
         self._reading = session_id is not None
+        self._held = False
         self._title = literal_line(title)  # a str border title would be parsed as markup
         if session_id is None and self._cleared:
             self._set_title()  # already empty: typing a query with no hits mounts nothing
@@ -159,9 +161,16 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         self._above.display = self._below.display = False
         return self.mount(self._above, *widgets, self._below)
 
+    @property
+    def held(self) -> bool:
+        """Left as it was by ``abandon``: the next ``show`` brings it up to date."""
+        return self._held
+
     def abandon(self) -> None:
         """Drop the page being read, if any: the results it previews are being replaced (a key was
-        typed), and mounting it would cost a frame between two keystrokes. What is shown stays."""
+        typed), and mounting it would cost a frame between two keystrokes. What is shown stays,
+        and reads no further page (a layout that moves its scroll would) until the next ``show``."""
+        self._held = True
         if self._reading:
             self._generation += 1
             self._reading = False
@@ -227,7 +236,7 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
 
     def _near_edges(self) -> None:
         """Within a view's height of either end of the loaded run, read the next page there."""
-        if self.session_id is None or self._reading or not self.is_mounted:
+        if self.session_id is None or self._reading or self._held or not self.is_mounted:
             return
         if self.first > 0 and self.scroll_y < self.size.height:
             start = max(0, self.first - PAGE)

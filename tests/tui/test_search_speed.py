@@ -248,3 +248,83 @@ async def test_a_preview_left_empty_is_not_repainted_by_each_query_without_hits(
         preview.refresh = lambda *a, **k: refreshed.append(a)  # type: ignore[method-assign]
         await typed(pilot, "nor this")
         assert refreshed == []
+
+
+async def test_a_new_list_is_painted_a_slice_of_rows_per_frame(db: SessionDB) -> None:
+    from hermes_tui.widgets.result_list import SLICE_LINES
+
+    app = ScreenHost(lambda: SearchScreen(with_many_matches(db)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await typed(pilot, "wombat")
+        results = screen.results
+        await wait_until(pilot, lambda: results.painted)
+        await pilot.pause()
+        repainted: list[list] = []
+        exchange = results._exchange_repaint_regions
+
+        def record():
+            regions = exchange()
+            if regions:
+                repainted.append(list(regions))
+            return regions
+
+        results._exchange_repaint_regions = record  # type: ignore[method-assign]
+        await typed(pilot, "wombat sighting")  # a list as long, other rows
+        await wait_until(pilot, lambda: results.painted)
+        await pilot.pause()
+        assert len(repainted) >= results.size.height // SLICE_LINES
+        assert all(r.height <= SLICE_LINES for frame in repainted for r in frame)
+        tops = sorted({r.y for frame in repainted for r in frame})
+        assert tops[0] <= 1 and tops[-1] + SLICE_LINES >= results.size.height  # top to bottom, all of it
+        rows = [line[: results.region.right] for line in screen_text(app).splitlines()]
+        assert sum("wombat sighting " in row for row in rows) >= results.size.height - 2  # every row in view
+
+
+async def test_typing_lays_out_nothing_however_the_results_change(db: SessionDB) -> None:
+    app = ScreenHost(lambda: SearchScreen(with_many_matches(db)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await typed(pilot, "wombat")
+        await wait_until(pilot, lambda: screen.results.painted and screen.query(".preview-message"))
+        await pilot.pause()
+        layouts = []
+        refresh_layout = screen._refresh_layout
+        screen._refresh_layout = lambda *a, **k: (layouts.append(a), refresh_layout(*a, **k))  # type: ignore
+        for text in ("wombatx", "wombat", "nothing here", "", "wombat"):  # none, many, none, recent, many
+            await typed(pilot, text)
+            await wait_until(pilot, lambda: screen.results.painted)
+        assert layouts == []
+
+
+async def test_the_preview_follows_results_without_hits_once_typing_pauses(db: SessionDB, monkeypatch) -> None:
+    monkeypatch.setattr(search_screen, "PREVIEW_PAUSE_S", 0.5)
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await typed(pilot, "zebracert")
+        preview = screen.query_one(TranscriptPreview)
+        await wait_until(pilot, lambda: preview.query(".focused-match"))
+        await typed(pilot, "zebracertx")  # no hits: the list is empty at once, the preview waits
+        assert preview.session_id is not None and preview.query(".preview-message")
+        await wait_until(pilot, lambda: not preview.query(".preview-message"))
+        assert preview.session_id is None and "No matches for 'zebracertx'" in screen_text(app)
+
+
+async def test_an_abandoned_preview_reads_no_page_until_it_is_shown_again(db: SessionDB) -> None:
+    long_session = db.create_session(source="cli", title="Long")
+    db.append_messages(long_session, [{"role": "user", "content": f"line {n}"} for n in range(40 * PAGE)])
+    app = ScreenHost(lambda: SearchScreen(db))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await typed(pilot, "nothing matches this")
+        preview = screen.query_one(TranscriptPreview)
+        await wait_until(pilot, lambda: preview._cleared)  # the query's own preview (none) is in
+        preview.show(long_session)
+        await wait_until(pilot, lambda: preview.loaded and not preview._reading)
+        loaded = preview.loaded
+        preview.abandon()  # a key was typed: the results it belongs to are being replaced
+        preview.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        assert not preview._reading and preview.loaded == loaded and preview.held
+        preview.show(long_session)
+        await wait_until(pilot, lambda: preview.loaded and not preview._reading)
+        shown_again = preview.loaded
+        preview.scroll_end(animate=False, immediate=True)
+        await wait_until(pilot, lambda: preview.loaded > shown_again)
