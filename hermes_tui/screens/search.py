@@ -241,7 +241,7 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
         mark = read_mark(self.db)
         final = self.ranked or self.newest_first
         if mark is not None and mark == self._listed_at and self.shown_query == self.query_text and final:
-            self._preview_if_missing()
+            self._follow_later(self._preview_if_missing)  # a key typed at once does not wait for it
             return
         self._stop_queries()
         self.query_one(TranscriptPreview).show(None)

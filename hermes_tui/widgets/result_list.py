@@ -14,8 +14,8 @@ new theme or width).
 
 Composing a full view of rows is still Textual's work per line (styles, chops): ~10 ms at 160×50
 on a quiet 2-core machine, and more whenever the machine is busy. A new list (``replace``) is
-therefore painted ``SLICE_LINES`` rows per frame, from the top: a key typed meanwhile is echoed
-between two slices, and the rows below the first slice follow a frame (~17 ms) later.
+therefore painted in two frames: its first ``FIRST_SLICE_LINES`` rows, then the rest of the view
+(~17 ms later); a key typed meanwhile is echoed between the two.
 """
 
 from __future__ import annotations
@@ -105,13 +105,13 @@ def option_lines(option: Option) -> int:
     return option.lines if isinstance(option, LazyOption) else 1
 
 
-SLICE_LINES = 16  # rows of a new list painted per frame
+FIRST_SLICE_LINES = 16  # rows of a new list painted in its first frame; the rest in the next
 
 
 class ResultList(OptionList):
     """``OptionList`` that takes a ``LazyOption``'s height from the option instead of rendering it,
     draws its prompt straight to strips, or uses the strips drawn ahead for it, and paints a new
-    list a slice of rows per frame."""
+    list in two frames."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -125,8 +125,8 @@ class ResultList(OptionList):
         return self._unpainted >= self.size.height
 
     def replace(self, options: list[Option], highlighted: int | None) -> None:
-        """The list replaced by ``options`` with ``highlighted`` highlighted, painted from the top a
-        slice per frame: the repaints Textual asks for on the way are narrowed to the first slice."""
+        """The list replaced by ``options`` with ``highlighted`` highlighted, painted in two slices
+        from the top: the repaints Textual asks for on the way are left to them."""
         self._replacing = True
         try:
             self._unpainted = 0
@@ -139,12 +139,14 @@ class ResultList(OptionList):
         self._paint_slice(self._replaced)
 
     def _paint_slice(self, replaced: int) -> None:
-        """Paint the next slice of rows of the list of ``replace`` number ``replaced``."""
+        """Paint the next slice of rows of the list of ``replace`` number ``replaced``: the first
+        ``FIRST_SLICE_LINES``, or all the rows below them."""
         top, height = self._unpainted, self.size.height
         if replaced != self._replaced or top >= height:
             return  # a newer list is being painted, or this one is in full
-        self._unpainted = top + SLICE_LINES
-        super().refresh(Region(0, top, self.size.width, SLICE_LINES))
+        lines = FIRST_SLICE_LINES if top == 0 else height - top
+        self._unpainted = top + lines
+        super().refresh(Region(0, top, self.size.width, lines))
         if self._unpainted < height:
             self.call_after_refresh(self._paint_slice, replaced)
 

@@ -300,6 +300,31 @@ async def test_search_reopens_where_it_was_left_until_something_is_written(upstr
     close_app(app)
 
 
+async def test_a_reopened_search_reads_its_preview_once_typing_pauses(upstream_home: Path, llm: LoopbackLLM,
+                                                                        monkeypatch) -> None:
+    """A key typed as the search comes back is echoed before any transcript is read: the preview
+    left behind by an earlier key is brought up to date only once typing pauses."""
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        search = await started_with_search(app, pilot)
+        search.query_one("#query").value = "certbot"
+        preview = search.query_one(TranscriptPreview)
+        await wait_until(pilot, lambda: search.shown_query == "certbot" and search.ranked and preview.loaded)
+        preview.abandon()  # as a key typed just before the search was closed leaves it
+        await back_to_chat(app, pilot)
+        monkeypatch.setattr(search_screen, "PREVIEW_PAUSE_S", 0.5)
+        reads = []
+        show = preview.show
+        preview.show = lambda *a, **k: (reads.append(a), show(*a, **k))  # type: ignore[method-assign]
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: app.screen is search)
+        await pilot.pause()
+        assert reads == [] and preview.held  # not at once
+        await wait_until(pilot, lambda: reads and preview.loaded and not preview.held)
+        assert reads[0][0] == search.hits[0].session_id or reads[0][0] == search.titles[0].id
+    close_app(app)
+
+
 async def test_a_tree_reopened_a_minute_later_is_read_again(upstream_home: Path, llm: LoopbackLLM) -> None:
     """Nothing written, but its relative times ("just now", "5 minutes ago") may have moved."""
     app = make_app(upstream_home)

@@ -250,8 +250,8 @@ async def test_a_preview_left_empty_is_not_repainted_by_each_query_without_hits(
         assert refreshed == []
 
 
-async def test_a_new_list_is_painted_a_slice_of_rows_per_frame(db: SessionDB) -> None:
-    from hermes_tui.widgets.result_list import SLICE_LINES
+async def test_a_new_list_is_painted_in_two_frames_from_the_top(db: SessionDB) -> None:
+    from hermes_tui.widgets.result_list import FIRST_SLICE_LINES
 
     app = ScreenHost(lambda: SearchScreen(with_many_matches(db)))
     async with app.run_test(size=SIZE) as pilot:
@@ -265,27 +265,29 @@ async def test_a_new_list_is_painted_a_slice_of_rows_per_frame(db: SessionDB) ->
         def record():
             regions = exchange()
             if regions:
-                repainted.append(list(regions))
+                repainted.append(sorted(regions, key=lambda r: r.y))
             return regions
 
         results._exchange_repaint_regions = record  # type: ignore[method-assign]
         await typed(pilot, "wombat sighting")  # a list as long, other rows
         await wait_until(pilot, lambda: results.painted)
         await pilot.pause()
-        assert len(repainted) >= results.size.height // SLICE_LINES
-        assert all(r.height <= SLICE_LINES for frame in repainted for r in frame)
-        tops = sorted({r.y for frame in repainted for r in frame})
-        assert tops[0] <= 1 and tops[-1] + SLICE_LINES >= results.size.height  # top to bottom, all of it
+        first, second = repainted[0], repainted[1]
+        assert [r.height for r in first] == [FIRST_SLICE_LINES] and first[0].y <= 1  # the top rows alone
+        assert second[0].y == first[0].bottom and second[-1].bottom >= results.size.height  # then the rest
         rows = [line[: results.region.right] for line in screen_text(app).splitlines()]
         assert sum("wombat sighting " in row for row in rows) >= results.size.height - 2  # every row in view
 
 
-async def test_typing_lays_out_nothing_however_the_results_change(db: SessionDB) -> None:
+async def test_typing_lays_out_nothing_however_the_results_change(db: SessionDB, monkeypatch) -> None:
     app = ScreenHost(lambda: SearchScreen(with_many_matches(db)))
     async with app.run_test(size=SIZE) as pilot:
         screen = await typed(pilot, "wombat")
-        await wait_until(pilot, lambda: screen.results.painted and screen.query(".preview-message"))
-        await pilot.pause()
+        preview = screen.query_one(TranscriptPreview)
+        await wait_until(pilot, lambda: screen.results.painted and preview.loaded and not preview._reading
+                         and not any(w.is_running for w in app.workers))
+        await pilot.pause()  # the preview's last page is laid out
+        monkeypatch.setattr(search_screen, "PREVIEW_PAUSE_S", 600)  # typing never pauses in this test
         layouts = []
         refresh_layout = screen._refresh_layout
         screen._refresh_layout = lambda *a, **k: (layouts.append(a), refresh_layout(*a, **k))  # type: ignore
