@@ -96,22 +96,28 @@ def long_session(home: Path, count: int = 500) -> str:
 
 
 class Frames:
-    """Stamps the first frame sent to the driver after which ``condition`` holds."""
+    """Stamps the first frame sent to the driver after which ``condition`` holds (and the first
+    after which ``early`` holds, when given: a result's first rows, drawn before all of them)."""
 
     def __init__(self, app) -> None:
         self.condition: Callable[[], object] | None = None
-        self.stamp = 0.0
+        self.early: Callable[[], object] | None = None
+        self.stamp = self.early_stamp = 0.0
         display = app._display
 
         def timed(screen, update) -> None:
             display(screen, update)
-            if update is not None and self.condition is not None and not self.stamp and self.condition():
+            if update is None:
+                return
+            if self.early is not None and not self.early_stamp and self.early():
+                self.early_stamp = time.perf_counter()
+            if self.condition is not None and not self.stamp and self.condition():
                 self.stamp = time.perf_counter()
 
         app._display = timed
 
-    def expect(self, condition: Callable[[], object]) -> None:
-        self.condition, self.stamp = condition, 0.0
+    def expect(self, condition: Callable[[], object], early: Callable[[], object] | None = None) -> None:
+        self.condition, self.early, self.stamp, self.early_stamp = condition, early, 0.0, 0.0
 
     async def wait(self, timeout: float = 30.0) -> float:
         deadline = time.perf_counter() + timeout
@@ -189,22 +195,25 @@ def drawn(screen, query: str) -> bool:
     return screen.shown_query == query and screen.results.painted
 
 
-async def search_latency(app, pilot, frames: Frames, repeat: int) -> dict[str, list[float]]:
+async def search_latency(app, pilot, frames: Frames, repeat: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Per class: last key → every row in view drawn, and last key → the first rows drawn."""
     screen, _ = await open_search(app, pilot, frames)
     out: dict[str, list[float]] = {}
+    first: dict[str, list[float]] = {}
     for name, queries in QUERY_CLASSES.items():
         for n in range(repeat):
             query = queries[n % len(queries)]
             await set_and_draw(screen, frames, "")
             await set_and_draw(screen, frames, query[:-1])
-            frames.expect(lambda q=query: drawn(screen, q))
+            frames.expect(lambda q=query: drawn(screen, q), early=lambda q=query: screen.shown_query == q)
             start = time.perf_counter()
             await pilot.press(KEY_NAMES.get(query[-1], query[-1]))
             assert screen.query_text == query, (screen.query_text, query)
             out.setdefault(name, []).append(await frames.wait() - start)
+            first.setdefault(name, []).append(frames.early_stamp - start)
     await set_and_draw(screen, frames, "")
     await close_browser(app, pilot)
-    return out
+    return out, first
 
 
 async def typing_run(app, pilot, frames: Frames) -> tuple[float, bool, list[str]]:
@@ -367,13 +376,14 @@ def ms(value: float) -> str:
 
 def report(big: dict, empty: dict, store: dict, repeat: int) -> str:
     lines = [f"`--repeat {repeat}`, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end.", "",
-             "| search class | median | p95 | store search | bare MATCH LIMIT 20 | p95 / bare |",
-             "|---|---|---|---|---|---|"]
-    for name, times in big["search"].items():
+             "| search class | median | p95 | first rows: median | p95 | store search | bare MATCH LIMIT 20 | p95 / bare |",
+             "|---|---|---|---|---|---|---|---|"]
+    every_row, first_rows = big["search"]
+    for name, times in every_row.items():
         s, b = store[name]
-        p95 = percentile(times, 95)
-        lines.append(f"| {name} | {ms(statistics.median(times))} | {ms(p95)} | {s * 1000:.1f} ms | "
-                     f"{b * 1000:.2f} ms | {p95 / max(b, 1e-6):.0f}× |")
+        p95, early = percentile(times, 95), first_rows[name]
+        lines.append(f"| {name} | {ms(statistics.median(times))} | {ms(p95)} | {ms(statistics.median(early))} | "
+                     f"{ms(percentile(early, 95))} | {s * 1000:.1f} ms | {b * 1000:.2f} ms | {p95 / max(b, 1e-6):.0f}× |")
     runs = big["typing"]
     worst = [w for w, _, _ in runs]
     backwards = [shown for _, forward, shown in runs if not forward]
