@@ -404,11 +404,12 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
                  f"{plural(len(group_by_lineage(self.hits)), 'conversation')}" if self.hits else "no message matches"]
         if self.titles:
             parts.append(f"{plural(len(self.titles), 'title')}")
+        # before the order: the line is as wide as the results, and cut at its end on a narrow screen
+        parts.append("enter opens")  # the footer cannot say it: the query box and the list own enter
         if self.newest_first:
             parts.append("newest first")
         else:
-            parts.append("best match first" if self.ranked else "newest first · ranking when you pause")
-        parts.append("enter opens")  # the footer cannot say it: the query box and the list own enter
+            parts.append("best match first" if self.ranked else "newest first, ranked when you pause")
         return " · ".join(parts)
 
     def _list(self, options: list[Option], query: str, status: str) -> None:
