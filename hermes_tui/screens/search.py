@@ -7,11 +7,13 @@ walks the index newest first, which costs about a bare ``MATCH … LIMIT`` whate
 is drawn at once; when that page is full (a common word) the matches are ranked by relevance
 once typing pauses, on a second connection, and the ranked page replaces it. The debounce
 follows what the last queries cost in the store, between ``DEBOUNCE_MIN_S`` and
-``DEBOUNCE_MAX_S``. Result rows are built only when drawn, those in view by the query's worker
-(``ResultList``), and the preview of the first hit waits for typing to pause, so a keystroke's
-work on the UI thread is one frame. Session titles are searched beside the messages. The screen dismisses with a ``SearchTarget`` (the
-session and message to open) or ``None``; "summarize" runs the session-search summary off the UI
-thread and shows it in place of the preview.
+``DEBOUNCE_MAX_S``. Result rows are built only when drawn, those in view by the query's worker,
+and a new list is painted in two short frames (``ResultList``); the preview follows new results
+(or clears) only once typing pauses, and nothing changes the screen's layout while typing, so a
+key typed at any moment is echoed within one short frame. Session titles are searched beside
+the messages. The screen dismisses with a ``SearchTarget`` (the session and message to open) or
+``None``; "summarize" runs the session-search summary off the UI thread and shows it in place of
+the preview.
 """
 
 from __future__ import annotations
