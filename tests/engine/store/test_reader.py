@@ -75,6 +75,26 @@ def test_titles_are_searched_newest_first_with_or_and_not(filled: SessionDB) -> 
     reader.close()
 
 
+def test_a_title_search_takes_the_typed_text_literally_and_folds_ascii_case(tmp_path: Path) -> None:
+    with SessionDB.open_home(tmp_path / "home") as db:
+        for title in ("100% uptime", "100 percent", "snake_case rename", "snakeXcase", "back\\slash",
+                      "Café RÉSUMÉ", "支付服务迁移"):
+            db.create_session(source="cli", title=title)
+        reader = db.reader()
+
+        def found(query: str) -> list[str]:
+            return sorted(s.title or "" for s in reader.titles(query, limit=10))
+
+        assert found("100%") == ["100% uptime"]  # % and _ are not wildcards
+        assert found("snake_case") == ["snake_case rename"]
+        assert found("k\\s") == ["back\\slash"]
+        assert found("CAFÉ") == found("café") == ["Café RÉSUMÉ"]  # the ASCII letters fold
+        assert found("résumé") == []  # as SQLite's lower(): letters past ASCII keep their case
+        assert found("迁移") == ["支付服务迁移"]
+        assert found("snake NOT rename") == ["snakeXcase"]
+        reader.close()
+
+
 def test_ranks_only_where_an_order_exists() -> None:
     assert SearchReader.ranks("deploy") and SearchReader.ranks("支付服务")
     assert not SearchReader.ranks("迁移") and not SearchReader.ranks("")
