@@ -172,8 +172,8 @@ def _check_sql(groups: list[list[Term]], column: str = "t.content") -> tuple[str
 
 def _like_sql(groups: list[list[Term]], column: str) -> tuple[str, list[str]]:
     """The same tests as ``_check_sql`` written as ``LIKE`` (SQLite folds ASCII case only, in
-    ``LIKE`` as in ``lower()``), which makes no lowered copy of each row: 2.5× faster over 10,000
-    titles, a scan that runs on every keystroke of a search."""
+    ``LIKE`` as in ``lower()``), which makes no lowered copy of each row: over 10,000 titles 3.6 ms
+    instead of 5.5, a scan that runs on every keystroke of a search."""
     def test(term: Term) -> str:
         return f"{column} {'NOT ' if term.op == 'NOT' else ''}LIKE ? ESCAPE '\\'"
 

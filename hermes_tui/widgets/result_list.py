@@ -153,7 +153,7 @@ class ResultList(OptionList):
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> "ResultList":
         if self._replacing and repaint and not layout and not recompose:
-            return self  # ``replace`` paints the list itself, a slice per frame
+            return self  # ``replace`` paints the new list itself, in two slices
         if repaint and not regions:
             self._unpainted = self.size.height  # the whole list is painted in the next frame
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
@@ -196,7 +196,7 @@ class ResultList(OptionList):
 
         Textual calls it for every line drawn (through ``_lines``); once every option is in the
         line cache it returns at once instead of reading the list's region (a third of the
-        list's own share of a frame). A new list, a resize or a style change clears the cache."""
+        list's own share of a frame). A new list or a resize clears the cache."""
         cache = self._line_cache
         last = cache.lines[-1][0] if cache.lines else -1
         if last == len(self.options) - 1 and self.virtual_size.height == len(cache.lines):
