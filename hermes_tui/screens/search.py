@@ -99,6 +99,18 @@ def fit_match(snippet: Text, width: int) -> Text:
     return Text("…") + snippet[cut:]
 
 
+def fitting(parts: list[str], width: int) -> str:
+    """``parts`` joined with " · ", as many as fit in ``width`` cells (the first always): a narrow
+    screen drops whole parts from the end instead of cutting one."""
+    line = parts[0]
+    for part in parts[1:]:
+        longer = f"{line} · {part}"
+        if cell_len(longer) > width:
+            break
+        line = longer
+    return line
+
+
 def session_heading(hit: SearchHit, matches: int) -> Text:
     """The session that holds the hits below: its own title and id."""
     return Text.assemble((visible_line(hit.title or "(untitled)"), "bold"), (f"  {visible_line(hit.session_id)}", "dim"),
@@ -406,13 +418,12 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
                  f"{plural(len(group_by_lineage(self.hits)), 'conversation')}" if self.hits else "no message matches"]
         if self.titles:
             parts.append(f"{plural(len(self.titles), 'title')}")
-        # before the order: the line is as wide as the results, and cut at its end on a narrow screen
         parts.append("enter opens")  # the footer cannot say it: the query box and the list own enter
         if self.newest_first:
             parts.append("newest first")
         else:
             parts.append("best match first" if self.ranked else "newest first, ranked when you pause")
-        return " · ".join(parts)
+        return fitting(parts, self.query_one("#search-status").content_region.width)  # as wide as the results
 
     def _list(self, options: list[Option], query: str, status: str) -> None:
         enabled = [i for i, o in enumerate(options) if not o.disabled]

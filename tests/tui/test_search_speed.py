@@ -13,7 +13,7 @@ from textual.widgets import Input
 from engine.store import MATCH_END, MATCH_START, SearchHit, SessionDB
 from hermes_tui.screens import search as search_screen
 from hermes_tui.screens.hit_view import HitView
-from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match
+from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match, fitting
 from hermes_tui.widgets.transcript_preview import PAGE, TranscriptPreview
 from tests.tui.helpers import SIZE, screen_text, wait_until
 from tests.tui.test_sessions_screen import ScreenHost
@@ -330,3 +330,11 @@ async def test_an_abandoned_preview_reads_no_page_until_it_is_shown_again(db: Se
         shown_again = preview.loaded
         preview.scroll_end(animate=False, immediate=True)
         await wait_until(pilot, lambda: preview.loaded > shown_again)
+
+
+def test_a_narrow_status_line_drops_whole_parts_from_its_end() -> None:
+    parts = ["5 matches in 2 conversations", "enter opens", "best match first"]
+    assert fitting(parts, 80) == "5 matches in 2 conversations · enter opens · best match first"
+    assert fitting(parts, 45) == "5 matches in 2 conversations · enter opens"
+    assert fitting(parts, 10) == "5 matches in 2 conversations"  # the first part always (the line cuts it)
+    assert fitting(["匹配 3 条", "enter opens"], 11) == "匹配 3 条"  # cells, not characters: 9 + 3 + 11 > 11
