@@ -37,7 +37,7 @@ from bench.bench_tui_browse import Frames, write_config
 from bench.synthetic_home import long_session
 from bench.record import publish
 from bench.timing import percentile
-from bench.tmux_poll import Poller, open_app, resolution
+from bench.tmux_poll import Poller, open_app, prompt_echo, resolution, still
 from engine.store import SessionDB
 
 MESSAGES = 5_000
@@ -68,16 +68,6 @@ def first_frame(tmp: Path, home: Path, session_id: str, intervals: list[float], 
         term.close()
 
 
-def still(poller: Poller, screen: str, seconds: float, since: float | None = None) -> tuple[float, str]:
-    """Capture until the screen has not changed for ``seconds``: when it last changed, and it."""
-    last_change = time.monotonic() if since is None else since
-    while time.monotonic() - last_change < seconds:
-        at, now = poller.capture()
-        if now != screen:
-            last_change, screen = at, now
-    return last_change, screen
-
-
 def scrolling(tmp: Path, home: Path, session_id: str, args: argparse.Namespace, intervals: list[float]) -> dict:
     steps, burst = args.steps, args.burst
     term, _ = open_app(tmp, home, "-r", session_id, source=args.app_source)
@@ -85,16 +75,7 @@ def scrolling(tmp: Path, home: Path, session_id: str, args: argparse.Namespace, 
     try:
         _, screen = poller.until(lambda s: LAST in s and "palette" in s, "the last message")
         time.sleep(1.0)  # start-up settles (the memory panel's first poll)
-        screen = term.screen()
-        echo = []  # the harness's floor: a key whose frame redraws one character of the prompt
-        for char in "abcdefghijklmnopqrst":
-            for key in (char, "BSpace"):
-                sent = time.monotonic()
-                term.keys(key)
-                before = screen
-                changed, screen = poller.until(lambda s: s != before, "the prompt's echo", timeout=30)
-                echo.append(changed - sent)
-                _, screen = still(poller, screen, STEP_STILL_S)
+        echo, screen = prompt_echo(poller, STEP_STILL_S)  # the harness's floor
         single, held = [], []
         for times, settle in ((single, True), (held, False)):
             for _ in range(steps):

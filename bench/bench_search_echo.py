@@ -16,7 +16,7 @@ are being listed, which is what the issue's "never blocks a keystroke's echo" is
 from __future__ import annotations
 
 import argparse
-import statistics
+import os
 import tempfile
 import time
 from datetime import datetime, timezone
@@ -25,7 +25,9 @@ from pathlib import Path
 from bench.bench_tui_browse import KEY_INTERVAL_S, TYPED, prepare_big
 from bench.record import publish
 from bench.timing import percentile
-from bench.tmux_poll import Poller, open_app, resolution
+from bench.tmux_poll import Poller, open_app, prompt_echo, resolution
+
+FLOOR_SETTLE_S = 0.15  # between the floor's keys: the screen still this long
 
 
 def query_line(screen: str) -> str:
@@ -64,22 +66,6 @@ def typing_run(poller: Poller, typed: str) -> list[float]:
     return echoes
 
 
-def floor(poller: Poller, count: int = 10) -> list[float]:
-    """The harness's own floor: a letter typed at the chat's prompt, and deleted (a frame that
-    redraws one character), each once the screen is still: key → the screen changed."""
-    times = []
-    screen = poller.term.screen()
-    for char in "abcdefghijklmnopqrst"[:count]:
-        for key in (char, "BSpace"):
-            time.sleep(0.15)
-            before = poller.term.screen()
-            sent = time.monotonic()
-            poller.term.keys(key)
-            shown, screen = poller.until(lambda s, b=before: s != b, "the prompt's echo", timeout=30)
-            times.append(shown - sent)
-    return times
-
-
 def measure(tmp: Path, home: Path, runs: int, source: Path | None, typed: str = TYPED) -> dict:
     intervals: list[float] = []
     term, _ = open_app(tmp, home, source=source)
@@ -88,7 +74,7 @@ def measure(tmp: Path, home: Path, runs: int, source: Path | None, typed: str = 
         poller.until(lambda s: "palette" in s, "the app's first frame")
         time.sleep(1.5)  # start-up settles; the browsers are built in the first pause
         poller.pause()
-        echo_floor = floor(poller)
+        echo_floor, _ = prompt_echo(poller, FLOOR_SETTLE_S, letters="abcdefghij")
         poller.pause()
         search_open(poller)
         time.sleep(0.5)
@@ -111,8 +97,6 @@ def ms(values: list[float], q: float) -> str:
 
 
 def report(result: dict, source: Path | None, typed: str) -> str:
-    import os
-
     every = [e for run in result["echoes"] for e in run]
     worst = [max(run) for run in result["echoes"]]
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

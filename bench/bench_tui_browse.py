@@ -15,14 +15,14 @@ screen while the app works:
 - typing a 10-character query at 15 keys/s, ``TYPING_RUNS`` times: the longest gap between two
   event-loop ticks in each run (how long a keystroke's echo could wait), and whether the results
   ever went back to an older query.
-
-A query's results count as drawn at the frame that paints the last of the rows in view (the list
-paints a new list a slice of rows per frame), not at its first rows.
 - screen open: ``/sessions`` and ``/search`` as the app runs them → the first frame with their
   data (the first page of lineages; the recent sessions), once the app has built them in its first
   pause in typing; the tree again after another program wrote a session (read afresh); and each
   browser's first open in a fresh app, right after start (built at the open) and after that pause.
 - preview: a 500-message session highlighted in the tree → the first frame with its messages.
+
+A query's results count as drawn at the frame that paints the last of the rows in view (the list
+paints a new list in two frames); the first rows' time is reported beside it.
 """
 
 from __future__ import annotations

@@ -62,6 +62,33 @@ class Poller:
 
 
 
+def still(poller: Poller, screen: str, seconds: float, since: float | None = None) -> tuple[float, str]:
+    """Capture until the screen has not changed for ``seconds``: when it last changed, and it."""
+    last_change = time.monotonic() if since is None else since
+    while time.monotonic() - last_change < seconds:
+        at, now = poller.capture()
+        if now != screen:
+            last_change, screen = at, now
+    return last_change, screen
+
+
+def prompt_echo(poller: Poller, settle: float, letters: str = "abcdefghijklmnopqrst") -> tuple[list[float], str]:
+    """The harness's own floor: each letter typed at the chat's prompt and deleted (a frame that
+    redraws one character), the next key once the screen has been still for ``settle``: key →
+    the screen changed. Returns the times and the screen at the end."""
+    screen = poller.term.screen()
+    times = []
+    for char in letters:
+        for key in (char, "BSpace"):
+            sent = time.monotonic()
+            poller.term.keys(key)
+            before = screen
+            changed, screen = poller.until(lambda s: s != before, "the prompt's echo", timeout=30)
+            times.append(changed - sent)
+            _, screen = still(poller, screen, settle)
+    return times, screen
+
+
 def resolution(intervals: list[float]) -> str:
     """The capture interval, as a report states it."""
     if not intervals:
