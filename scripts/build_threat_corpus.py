@@ -420,8 +420,10 @@ def _shingles(text: str) -> set[str]:
 
 
 def fresh_texts() -> list[str]:
-    """The rows of ``fresh/*.txt`` (the ``own/`` format): an evaluation set the builder never puts in the corpus."""
-    return [row["text"] for path in sorted((CORPUS_DIR / "fresh").glob("*.txt")) for row in parse_own(path)]
+    """The rows of ``fresh/*.txt`` and ``dev/*.txt`` (the ``own/`` format): evaluation sets the
+    builder never puts in the corpus (``dev/`` holds the fresh sets since read and tuned on)."""
+    return [row["text"] for folder in ("fresh", "dev") for path in sorted((CORPUS_DIR / folder).glob("*.txt"))
+            for row in parse_own(path)]
 
 
 def drop_near_heldout(rows: list[dict], fresh: list[str] = ()) -> list[dict]:

@@ -84,7 +84,7 @@ _WORDS_OF: dict[str, tuple[str, str, str, str]] = {
            r"si|cuantas veces|comprueba si|comprueban si|mide si",
            r"(?:mensajes|entradas|notas|prompts|ataques|ejemplos|muestras|pruebas|peticiones|solicitudes|textos|intentos|cargas)\s+(?:\w+\s+)?(?:que|para)"),
     "fr": (r"(?:au|aux|le|la|les|l'|un|une)\s*(?:\w+\s+)?(?:modeles?|assistants?|chatbots?|bots?|agents?|ia|systemes?)\b",
-           r"demandent|demandant|demander|demandaient|demande|poussent|pousser|amenent|amener|forcent|forcer|incitent|inciter|"
+           r"demandent|demandant|demander|demandaient|demandait|demande|poussent|pousser|amenent|amener|forcent|forcer|incitent|inciter|"
            r"convaincre|trompent|tromper",
            r"si|combien de fois|verifie si|verifient si|mesure si",
            r"(?:messages|prompts|attaques|exemples|echantillons|tests|requetes|textes|tentatives|invites|charges)\s+(?:\w+\s+)?(?:qui|pour|visant)"),

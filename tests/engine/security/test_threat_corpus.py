@@ -114,13 +114,13 @@ def rates(split: str) -> tuple[float, float, list[str]]:
 
 
 def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
-    """The figures of bench/RESULTS.md (88.5 % blocked, 0.7 % flagged): a change may not lose ground."""
+    """The figures of bench/RESULTS.md (88.8 % blocked, 0.7 % flagged): a change may not lose ground."""
     blocked, fp, fps = rates("heldout")
-    assert blocked >= 529 / 598, f"held-out attacks blocked {blocked:.1%}"
+    assert blocked >= 531 / 598, f"held-out attacks blocked {blocked:.1%}"
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
-@pytest.mark.xfail(reason="issue 15's target is not met yet: 88.5 % of held-out attacks blocked (bench/RESULTS.md)",
+@pytest.mark.xfail(reason="issue 15's target is not met yet: 88.8 % of held-out attacks blocked (bench/RESULTS.md)",
                    strict=True)
 def test_held_out_attacks_blocked_and_benign_flagged_meet_the_targets() -> None:
     blocked, fp, _ = rates("heldout")
@@ -160,12 +160,14 @@ def test_the_corpus_is_rebuilt_byte_for_byte_from_the_repo(tmp_path: Path, monke
     assert copy.read_bytes() == (DATA / "eval.jsonl").read_bytes()
 
 
-def test_the_fresh_rows_are_in_no_part_the_scanner_learned_or_was_tuned_on() -> None:
+@pytest.mark.parametrize("folder", ["fresh", "dev"])
+def test_the_fresh_rows_are_in_no_part_the_scanner_learned_or_was_tuned_on(folder: str) -> None:
     """``fresh/`` measures the shipped scanner on text written after it: none of it may reach the
-    corpus (tuning, held-out or training rows) or the older hand-written corpus."""
+    corpus (tuning, held-out or training rows) or the older hand-written corpus; nor may ``dev/``,
+    the sets read since (the learned layer never trains on them)."""
     from bench.bench_threats import load_fresh
 
-    fresh = load_fresh()
+    fresh = load_fresh(folder)
     assert {r["label"] for r in fresh} == {"attack", "benign"} and all(r["family"] and r["lang"] for r in fresh)
     older = (DATA / "corpus.jsonl").read_text(encoding="utf-8")
     known = {r["text"] for r in ROWS} | {json.loads(line)["text"] for line in older.splitlines() if line.strip()}
