@@ -80,7 +80,7 @@ FRAMES_EN = (
 _WORDS_OF: dict[str, tuple[str, str, str, str]] = {
     "es": (r"(?:al|el|la|los|las|a los|un|una)\s+(?:\w+\s+)?(?:modelos?|asistentes?|chatbots?|bots?|agentes?|ias?|sistemas?)\b",
            r"piden|pidiendo|pedir|pidieron|pedian|pide|hacen que|hacer que|intentos? de que|intentan que|enganan|enganar|"
-           r"convencen|convencer|obligan|obligar|inducen|inducir|llevan|llevar",
+           r"convencen|convencer|obligan|obligar|inducen|inducir|llevan|llevar|busca que|buscan que",
            r"si|cuantas veces|comprueba si|comprueban si|mide si",
            r"(?:mensajes|entradas|notas|prompts|ataques|ejemplos|muestras|pruebas|peticiones|solicitudes|textos|intentos|cargas)\s+(?:\w+\s+)?(?:que|para)"),
     "fr": (r"(?:au|aux|le|la|les|l'|un|une)\s*(?:\w+\s+)?(?:modeles?|assistants?|chatbots?|bots?|agents?|ia|systemes?)\b",
@@ -134,19 +134,20 @@ _META = re.compile(
     r"false positives?|quarantined?|blocked|flagged|refused|bypass(?:ed|es)?|keywords?|templates?|extraction|"
     r"exfiltration|threats?|phishing|adversarial|lab notebook|workshop|lecture|podcast|seen in the|hijack\w*|cve|"
     r"speakers?|talk notes|advisory|advisories|researchers?|newsletter|blog)\b"
-    r"|\b(?:vorfall|testplan|testfall|angriff|glossar|filter|scanner|detektor|beispiel|red-team|kapert|referent|vortrag)"  # German compounds
+    r"|\b(?:vorfall|testplan|testfall|angriff|glossar|filter|scanner|detektor|beispiel|red-team|kapert|referent|vortrag|satz|satze)"  # German compounds
     r"|\b(?:filtro|filtre|filtr|escaner|detector|detecteur|rilevatore|ataques?|attaques?|attacc[oh]i?|"
     r"plan de pruebas|plan de test|plano de teste|piano di test|incidente?|"
     r"glosario|glossaire|glossario|equipo rojo|ejemplos?|exemples?|exemplos?|esempi[oa]?|"
     r"formulierung|quarantaine|revision de codigo|revisao de codigo|code-review|articulo|article|artigo|articolo|"
     r"secuestra\w*|charla|detourne\w*|conference|orateur|sequestra\w*|palestra\w*|relatore|prende il controllo|"
-    r"bloque|bloqueado|bloquee|bloccat[oa]|abgelehnt|erkennt|reconhecer|riconoscere|reconnaitre|rapport|relatorio|informe)\b"
-    r"|фильтр|сканер|детектор|атак|план тестов|инцидент|глоссари|джейлбрейк|красной команды|пример|стать|перехватыва|доклад"
-    r"|扫描|过滤|检测|攻击|红队|测试|越狱|术语|示例|样本|注入|拦截|事件|报告|论文|误报|劫持|演讲|摘要"
+    r"bloque|bloqueado|bloquee|bloccat[oa]|abgelehnt|erkennt|reconhecer|riconoscere|reconnaitre|rapport|relatorio|informe|"
+    r"frases?|frasi)\b"
+    r"|фильтр|сканер|детектор|атак|план тестов|инцидент|глоссари|джейлбрейк|красной команды|пример|стать|перехватыва|доклад|фраз|регуляр"
+    r"|扫描|过滤|检测|攻击|红队|测试|越狱|术语|示例|样本|注入|拦截|事件|报告|论文|误报|劫持|演讲|摘要|一句|正则|写法"
     r"|テスト|攻撃|試験|用語|手法|検出|フィルタ|スキャナ|脱獄|ジェイルブレイク|レッドチーム|インシデント|論文|サンプル|乗っ取|勉強会"
-    r"|탈옥|공격|테스트|용어|차단|정책|탐지|필터|스캐너|레드팀|보고서|논문|예시|샘플|인젝션|위키"
+    r"|탈옥|공격|테스트|용어|차단|정책|탐지|필터|스캐너|레드팀|보고서|논문|예시|샘플|인젝션|위키|문장"
     r"|فلتر|الفلتر|ماسح|كاشف|هجوم|اختبار|حادث|تقرير|مسرد|كسر الحماية|الفريق الأحمر|مثال|تختطف|محاضرة|مقال|حقن"
-    r"|फ़िल्टर|फिल्टर|स्कैनर|हमला|परीक्षण|रेड टीम|घटना|रिपोर्ट|शब्दावली|जेलब्रेक|उदाहरण|हाईजैक|टॉक|ब्लॉग|इंजेक्शन")
+    r"|फ़िल्टर|फिल्टर|स्कैनर|हमला|परीक्षण|रेड टीम|घटना|रिपोर्ट|शब्दावली|जेलब्रेक|उदाहरण|हाईजैक|टॉक|ब्लॉग|इंजेक्शन|वाक्य")
 # quotation pairs; a straight single quote only at a word's edge, not an apostrophe ("it's")
 _QUOTED = re.compile(r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[“”]|«[^»\n]{1,300}»|「[^」\n]{1,300}」"
                      r"|『[^』\n]{1,300}』|(?<!\w)'[^'\n]{1,300}'(?!\w)")
@@ -196,15 +197,21 @@ _WORD = re.compile(r"\w+")
 _COLON = re.compile(r"[:：]\s|[:：](?=[^\s\"'“‘«「『„])")  # "Note: ignore …" starts a clause of its own
 
 
+def _sentence_before(text: str, start: int) -> str:
+    """The sentence of ``text`` up to ``start`` (at most ``_BACK`` characters)."""
+    sentence = text[max(0, start - _BACK) : start]
+    if (ends := list(_SENTENCE_END.finditer(sentence))):
+        sentence = sentence[ends[-1].end() :]
+    return sentence
+
+
 def frame(text: str, start: int, quotes: bool = True) -> str | None:
     """The name of the frame that makes the hit at ``start`` reported speech, or ``None``.
 
     ``text`` is a folded view (lower case, accents gone), as the patterns see it; with ``quotes``
     false a quotation introduced as an example does not count (a quoted send order is still one).
     """
-    sentence = text[max(0, start - _BACK) : start]
-    if (ends := list(_SENTENCE_END.finditer(sentence))):
-        sentence = sentence[ends[-1].end() :]
+    sentence = _sentence_before(text, start)
     if not sentence.strip():
         return None
     clause = sentence[colons[-1].end() :] if (colons := list(_COLON.finditer(sentence))) else sentence
@@ -239,6 +246,36 @@ def about_a_task(match_text: str) -> bool:
     """Whether a "these instructions no longer apply" match names a task's instructions
     ("Le vecchie istruzioni per il rilascio non valgono più"), not the assistant's."""
     return bool(_TOPIC.search(match_text))
+
+
+# "… zum Ignorieren seines System-Prompts zu bringen", "ne doit jamais révéler son prompt système",
+# "объявив её правила недействительными": the instructions are a third party's ("its", "seines",
+# "son", "её"), so the sentence describes a model, it does not address the assistant. Only
+# possessives that cannot mean "your": Spanish "su", Portuguese "seu", German "Ihre" can.
+# A planted note speaks of the assistant in the third person too, but gives it an order ("the bot
+# must override its guardrails", "the model should now ignore its training"): a word of obligation
+# or of "from now on" before the hit keeps it.
+_THIRD_PERSON_OWNER = re.compile(
+    r"\b(?:its|their|seines|seiner|seinen|seine|son|sa|ses|leurs?|suo|suoi|sue)\s"
+    r"|(?<!\w)(?:его|её|ее|их)\s|उसके|उसकी|उनके|它的|其|그의|자신의")
+_OBLIGED = re.compile(
+    r"\b(?:should|must|shall|has to|have to|needs? to|is to|are to|will|hereby|henceforth|from now on|now|"
+    r"soll|sollte|sollen|muss|mussen|ab sofort|doit|doivent|devra|desormais|deve|devono|dovra|d'ora in poi|debe|deben|debera|"
+    r"a partir de ahora|должен|должна|должны|обязан\w*|теперь|отныне)\b|必须|应该|应当|今后|从现在起|べき|今後|해야|지금부터|चाहिए|अब से")
+
+
+_IMPERATIVE = re.compile(r"\s*(?:please\s+|kindly\s+)?(?:ask|tell|make|get|have|let|force|instruct|convince|persuade|help)\b")
+
+
+def someone_elses(text: str, start: int, end: int) -> bool:
+    """Whether the override or extraction match ``text[start:end]`` names a third party's
+    instructions ("its system prompt") in a sentence that gives no order."""
+    if not _THIRD_PERSON_OWNER.search(text, start, end):
+        return False
+    sentence = _sentence_before(text, start)
+    clause = sentence[colons[-1].end() :] if (colons := list(_COLON.finditer(sentence))) else sentence
+    # the hit's verb in the imperative ("Ignore their rules"), or after one ("Ask the model to …"), is an order
+    return bool(clause.strip()) and not _IMPERATIVE.match(clause) and not _OBLIGED.search(sentence)
 
 
 EXAMPLES_FRAMED = (
