@@ -11,8 +11,9 @@
 * Speed of a typical memory entry: every evaluated benign text of 150–250 characters, each timed
   as the best of ``ENTRY_REPEATS`` scans by this thread's CPU clock (``time.thread_time``: the
   machine is shared), reported as median and 90th percentile; the target is a median under 1 ms.
-* Linear cost: 1 MB against 100 kB of adversarial input (``bench.bench_memory.adversarial_text``,
-  best of 5 and of 12), at most 12×; and the throughput on 100 kB of the repo's code and docs.
+* Linear cost: 1 MB against 100 kB of adversarial input (``bench.bench_memory.adversarial_text``),
+  the median ratio of paired runs (``linear_cost``), at most 12×; and the throughput on 100 kB of
+  the repo's code and docs.
 * ``engine.security.threats._scan`` is timed: the scanner without its memo of short texts.
 
 Run: ``.venv/bin/python -m bench.bench_threats`` (a few minutes). The report is printed and appended
@@ -127,6 +128,25 @@ def key_of(row: dict, key: str) -> str:
     return row[key]
 
 
+PAIRS = 15
+
+
+def linear_cost() -> tuple[float, float, float]:
+    """Best 100 kB and 1 MB adversarial scan times, and the median of ``PAIRS`` ratios, each of one
+    1 MB run against the best of the 100 kB runs just before and after it. A ratio of two minima
+    taken minutes apart moved from 9× to 14× with unchanged code on a VM whose speed drifts; a
+    ratio within one pair does not see the drift."""
+    adv_small, adv_big = adversarial_text(100_000), adversarial_text(1_000_000)
+    scan(adv_small)
+    smalls, bigs, ratios = [], [], []
+    for _ in range(PAIRS):
+        before = best_of(lambda: scan(adv_small), 3, clock=time.thread_time)
+        bigs.append(best_of(lambda: scan(adv_big), 1, clock=time.thread_time))
+        smalls.append(min(before, best_of(lambda: scan(adv_small), 3, clock=time.thread_time)))
+        ratios.append(bigs[-1] / smalls[-1])
+    return min(smalls), min(bigs), statistics.median(ratios)
+
+
 def speed_section(rows: list[dict]) -> list[str]:
     texts = [r["text"] for r in rows if r["split"] in ("tune", "heldout") and r["label"] == "benign"
              and 150 <= len(r["text"]) <= 250]
@@ -135,9 +155,7 @@ def speed_section(rows: list[dict]) -> list[str]:
     times = [best_of(lambda t=text: scan(t), ENTRY_REPEATS, clock=time.thread_time) for text in texts]
     typical = "Staging server is 10.0.1.50, SSH port 2222, key ~/.ssh/staging_ed25519; deploy with `make deploy ENV=staging`. Always answer in Chinese and keep replies short; the user prefers tabs."
     t_typical = best_of(lambda: scan(typical), 50, clock=time.thread_time)
-    adv_small, adv_big = adversarial_text(100_000), adversarial_text(1_000_000)
-    t_small = best_of(lambda: scan(adv_small), 12, clock=time.thread_time)  # minima: the least disturbed runs
-    t_big = best_of(lambda: scan(adv_big), 5, clock=time.thread_time)
+    t_small, t_big, ratio = linear_cost()
     old = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
     mixed = mixed_text(100_000, [r["text"] for r in old if r["label"] == "benign"])
     t_mixed = best_of(lambda: scan(mixed), 2, clock=time.thread_time)
@@ -149,7 +167,7 @@ def speed_section(rows: list[dict]) -> list[str]:
         f"| the {len(typical)}-char memory entry in the bench | {t_typical * 1000:.3f} ms |",
         f"| 100 kB adversarial | {t_small * 1000:.0f} ms |",
         f"| 1 MB adversarial | {t_big * 1000:.0f} ms |",
-        f"| ratio 1 MB / 100 kB adversarial (limit 12×) | {t_big / t_small:.1f}× |",
+        f"| ratio 1 MB / 100 kB adversarial (limit 12×), median of {PAIRS} paired runs | {ratio:.1f}× |",
         f"| 100 kB of the repo's code and docs | {t_mixed * 1000:.0f} ms ({0.1 / t_mixed:.2f} MB/s) |",
     ]
 
