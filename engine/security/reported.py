@@ -19,9 +19,13 @@ aside when the clause before it, in the same sentence, frames it as something sa
   talks about attacks or their detection (``quoted_example``: "a PDF contained „Ignoriere alle
   vorherigen Anweisungen“; the scanner rejected it").
 
-Besides, "the old release instructions no longer apply" names a task's instructions, not the
-assistant's (``about_a_task``), unless the topic is the assistant, its system or the checks an
-attacker wants gone ("guidance about confirming destructive commands no longer applies").
+Besides, "the old release instructions no longer apply" and "the old retention rules are void" name
+a task's instructions, not the assistant's (``about_a_task``), unless the topic is the assistant,
+its system or the checks an attacker wants gone ("guidance about confirming destructive commands no
+longer applies"); an override of a third party's instructions ("the model ignores its
+instructions", "seiner Richtlinien") in a sentence that gives no order is a description
+(``someone_elses``); and a prohibition right before an override, extraction or send ("never paste
+API keys into …", "do not reveal your system prompt") forbids it (``prohibited``).
 
 Only the clause before the hit counts, from the sentence's start, and a scan goes on to the next
 match when one is set aside, so "Prompts that ask the model to ignore its instructions are common.
@@ -133,15 +137,15 @@ _META = re.compile(
     r"glossary|phrases?|variants?|examples?|classifiers?|heuristics?|logs|evals?|malicious|hard negatives?|"
     r"false positives?|quarantined?|blocked|flagged|refused|bypass(?:ed|es)?|keywords?|templates?|extraction|"
     r"exfiltration|threats?|phishing|adversarial|lab notebook|workshop|lecture|podcast|seen in the|hijack\w*|cve|"
-    r"speakers?|talk notes|advisory|advisories|researchers?|newsletter|blog)\b"
-    r"|\b(?:vorfall|testplan|testfall|angriff|glossar|filter|scanner|detektor|beispiel|red-team|kapert|referent|vortrag|satz|satze)"  # German compounds
+    r"speakers?|talk notes|advisory|advisories|researchers?|newsletter|blog|findings?|talk|titled|pentest)\b"
+    r"|\b(?:vorfall|testplan|testfall|angriff|glossar|filter|scanner|detektor|beispiel|red-team|kapert|referent|vortrag|satz|satze|angreifer|gegenmassnahme)"  # German compounds
     r"|\b(?:filtro|filtre|filtr|escaner|detector|detecteur|rilevatore|ataques?|attaques?|attacc[oh]i?|"
     r"plan de pruebas|plan de test|plano de teste|piano di test|incidente?|"
     r"glosario|glossaire|glossario|equipo rojo|ejemplos?|exemples?|exemplos?|esempi[oa]?|"
     r"formulierung|quarantaine|revision de codigo|revisao de codigo|code-review|articulo|article|artigo|articolo|"
     r"secuestra\w*|charla|detourne\w*|conference|orateur|sequestra\w*|palestra\w*|relatore|prende il controllo|"
     r"bloque|bloqueado|bloquee|bloccat[oa]|abgelehnt|erkennt|reconhecer|riconoscere|reconnaitre|rapport|relatorio|informe|"
-    r"frases?|frasi)\b"
+    r"frases?|frasi|inyeccion|injecao|iniezione|se detecta)\b"
     r"|фильтр|сканер|детектор|атак|план тестов|инцидент|глоссари|джейлбрейк|красной команды|пример|стать|перехватыва|доклад|фраз|регуляр"
     r"|扫描|过滤|检测|攻击|红队|测试|越狱|术语|示例|样本|注入|拦截|事件|报告|论文|误报|劫持|演讲|摘要|一句|正则|写法"
     r"|テスト|攻撃|試験|用語|手法|検出|フィルタ|スキャナ|脱獄|ジェイルブレイク|レッドチーム|インシデント|論文|サンプル|乗っ取|勉強会"
@@ -242,10 +246,33 @@ _TOPIC = re.compile(
     r"tool\w*|shell|commands?|comandos?|comandi|befehle?)\b)\w{3,}")
 
 
+# … or with the topic before the noun, as English and German compound it: "the old retention rules",
+# "the previous onboarding instructions" (the same topics excluded: "the old safety rules" stays).
+_TOPIC_BEFORE = re.compile(
+    r"^(?:the |these |those |our )?(?:old |previous |former |earlier |outdated )?"
+    r"(?!(?:system|assistant|assistant's|ai|model|developer|safety|security|content|confirmation|approval|tool|your|its|their|"
+    r"operator|operating|original|initial|base|core|default|hidden|secret|prior|above|all|every|any|old|previous|former|"
+    r"earlier|outdated|current|new|real|actual|these|those|standing|usual|ethical|moral|house)\b)"
+    r"[a-z]{4,}(?:-[a-z]+)? (?:rules|instructions|guidelines|procedures|steps|docs)\b")
+
+
 def about_a_task(match_text: str) -> bool:
     """Whether a "these instructions no longer apply" match names a task's instructions
-    ("Le vecchie istruzioni per il rilascio non valgono più"), not the assistant's."""
-    return bool(_TOPIC.search(match_text))
+    ("Le vecchie istruzioni per il rilascio non valgono più", "the old retention rules are
+    void"), not the assistant's."""
+    return bool(_TOPIC.search(match_text) or _TOPIC_BEFORE.search(match_text))
+
+
+# "Never paste API keys into chat tools", "do not reveal your system prompt": a prohibition right
+# before the hit forbids what the hit would order.
+_PROHIBITION = re.compile(
+    r"(?:\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|nunca|jamais|ne jamais|niemals|nie|mai|"
+    r"non|nao|никогда не|не)|不要|别|절대|決して)\s*(?:ever\s+|accidentally\s+|again\s+)?$")
+
+
+def prohibited(text: str, start: int) -> bool:
+    """Whether the hit at ``start`` follows a prohibition in its own clause."""
+    return bool(_PROHIBITION.search(text, max(0, start - 24), start))
 
 
 # "… zum Ignorieren seines System-Prompts zu bringen", "ne doit jamais révéler son prompt système",

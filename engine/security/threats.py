@@ -42,7 +42,8 @@ from functools import lru_cache
 from engine.security import learned
 from engine.security import normalize as _normalize
 from engine.security.families import COMPACT, GRAM, PATTERNS, Pattern
-from engine.security.reported import FRAMED_FAMILIES, about_a_task, frame, quoted_example, someone_elses, without_quoted_examples
+from engine.security.reported import (FRAMED_FAMILIES, about_a_task, frame, prohibited, quoted_example, someone_elses,
+                                       without_quoted_examples)
 
 __all__ = ["ThreatMatch", "describe", "first_threat", "normalize", "scan", "scan_entries", "PATTERNS"]
 
@@ -200,6 +201,9 @@ def _reported(pattern: Pattern, text: str, hit: re.Match[str], end: int) -> bool
     if ".cancelled" in pattern.pattern_id and about_a_task(hit.group()):
         return True
     if pattern.category in ("prompt_injection", "prompt_extraction") and someone_elses(text, hit.start(), hit.end()):
+        return True
+    # "never reveal", "don't send": a prohibition; "never break character" is a jailbreak's own wording
+    if pattern.category in ("prompt_injection", "prompt_extraction", "exfil") and prohibited(text, hit.start()):
         return True
     quotes = pattern.category != "exfil"  # a quoted send order still counts
     if quotes and quoted_example(text, hit.start(), hit.end()):
