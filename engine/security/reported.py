@@ -209,6 +209,11 @@ def _sentence_before(text: str, start: int) -> str:
     return sentence
 
 
+def _last_clause(sentence: str) -> str:
+    """The part of ``sentence`` after its last colon ("Note: ignore …" starts a clause of its own)."""
+    return sentence[colons[-1].end() :] if (colons := list(_COLON.finditer(sentence))) else sentence
+
+
 def frame(text: str, start: int, quotes: bool = True) -> str | None:
     """The name of the frame that makes the hit at ``start`` reported speech, or ``None``.
 
@@ -218,7 +223,7 @@ def frame(text: str, start: int, quotes: bool = True) -> str | None:
     sentence = _sentence_before(text, start)
     if not sentence.strip():
         return None
-    clause = sentence[colons[-1].end() :] if (colons := list(_COLON.finditer(sentence))) else sentence
+    clause = _last_clause(sentence)
     # the hit's first word may be the model itself ("they asked the | chatbot to pretend it had no rules")
     clause += head.group() if (head := _WORD.match(text, start)) else ""
     if quotes:
@@ -289,8 +294,6 @@ _OBLIGED = re.compile(
     r"\b(?:should|must|shall|has to|have to|needs? to|is to|are to|will|hereby|henceforth|from now on|now|"
     r"soll|sollte|sollen|muss|mussen|ab sofort|doit|doivent|devra|desormais|deve|devono|dovra|d'ora in poi|debe|deben|debera|"
     r"a partir de ahora|должен|должна|должны|обязан\w*|теперь|отныне)\b|必须|应该|应当|今后|从现在起|べき|今後|해야|지금부터|चाहिए|अब से")
-
-
 _IMPERATIVE = re.compile(r"\s*(?:please\s+|kindly\s+)?(?:ask|tell|make|get|have|let|force|instruct|convince|persuade|help)\b")
 
 
@@ -300,7 +303,7 @@ def someone_elses(text: str, start: int, end: int) -> bool:
     if not _THIRD_PERSON_OWNER.search(text, start, end):
         return False
     sentence = _sentence_before(text, start)
-    clause = sentence[colons[-1].end() :] if (colons := list(_COLON.finditer(sentence))) else sentence
+    clause = _last_clause(sentence)
     # the hit's verb in the imperative ("Ignore their rules"), or after one ("Ask the model to …"), is an order
     return bool(clause.strip()) and not _IMPERATIVE.match(clause) and not _OBLIGED.search(sentence)
 
