@@ -82,7 +82,10 @@ class HermesApp(App):
     """One agent, one main screen; keyboard-first (footer, ctrl+p palette, /help)."""
 
     TITLE = "hermes-tui"
-    CSS_PATH = ["screens/main.tcss", "widgets/chat.tcss", "widgets/side.tcss", "widgets/focus.tcss"]
+    # The browsers' stylesheets too: a screen's own CSS_PATH, read at its first push, made Textual
+    # parse every stylesheet again and restyle the whole app (a third of a browser's first open).
+    CSS_PATH = ["screens/main.tcss", "widgets/chat.tcss", "widgets/side.tcss", "widgets/focus.tcss",
+                "screens/sessions.tcss", "screens/search.tcss", "screens/memory_history.tcss", "screens/usage.tcss"]
     COMMANDS = App.COMMANDS | {SlashCommandsProvider, AppActionsProvider}
     BINDINGS = [
         Binding("ctrl+n", "slash('/new')", "New"),

@@ -4,6 +4,7 @@ closed, must show on it exactly as a start in that theme shows it."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -105,3 +106,52 @@ async def test_a_browser_s_stylesheet_styles_only_its_own_screen(upstream_home: 
         assert _layout_styles(await _open_search(app, pilot)) == search_first
     close_app(app)
     assert search_first["side"][1:3] == (None, None)  # the chat panel's width limits are its own
+
+
+def _screen_classes() -> list[type[Screen]]:
+    import importlib
+    import pkgutil
+
+    import hermes_tui.screens as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+    found, todo = [], [Screen]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.__module__.startswith("hermes_tui."):
+                found.append(sub)
+    return found
+
+
+def test_every_screen_s_stylesheet_is_read_with_the_app() -> None:
+    """A stylesheet a screen reads at its first push makes Textual parse all of them again and
+    restyle the whole app: a third of a browser's first open. The app reads them at start."""
+    import hermes_tui.app as app_module
+
+    read_at_start = {(Path(app_module.__file__).parent / p).resolve() for p in HermesApp.CSS_PATH}
+    screens = _screen_classes()
+    assert any(s.CSS_PATH for s in screens)
+    for screen in screens:
+        paths = [screen.CSS_PATH] if isinstance(screen.CSS_PATH, str) else list(screen.CSS_PATH or ())
+        module_dir = Path(sys.modules[screen.__module__].__file__ or "").parent
+        for path in paths:
+            assert (module_dir / path).resolve() in read_at_start, f"{screen.__name__}: {path} is not in HermesApp.CSS_PATH"
+
+
+async def test_a_browser_s_first_open_parses_no_stylesheet_again(upstream_home: Path, monkeypatch) -> None:
+    from textual.css.stylesheet import Stylesheet
+
+    reparsed: list[int] = []
+    original = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda self: (reparsed.append(1), original(self))[1])
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        at_start = len(reparsed)
+        await _open_browser(app, pilot)
+        await _close_browser(app, pilot)
+        await _open_search(app, pilot)
+        assert len(reparsed) == at_start
+    close_app(app)
