@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from engine.agent import Agent
     from engine.store import SessionDB
     from hermes_tui.screens.search import SearchScreen, SearchTarget
-    from hermes_tui.screens.sessions import SessionsScreen
+    from hermes_tui.screens.sessions import PageAhead, SessionsScreen
 
 AgentCall = Callable[[Callable[[EngineEvent], None], threading.Event], None]
 StartAgent = Callable[[Callable[[ApprovalRequest], ApprovalDecision]], "Agent"]
@@ -407,10 +407,10 @@ class HermesApp(App):
             self.install_screen(make(), name)
         return cast(BrowserT, self.get_screen(name)), shown_before
 
-    def _make_sessions(self) -> "SessionsScreen":
+    def _make_sessions(self, ahead: "PageAhead | None" = None) -> "SessionsScreen":
         from hermes_tui.screens.sessions import SessionsScreen
 
-        return SessionsScreen(self.db)
+        return SessionsScreen(self.db, ahead=ahead)
 
     def _make_search(self, query: str = "") -> "SearchScreen":
         from hermes_tui.screens.search import SearchScreen
@@ -441,10 +441,13 @@ class HermesApp(App):
         self.browsers_prebuilt = True
 
     async def slash_sessions(self, args: str) -> None:
-        from hermes_tui.screens.sessions import SessionsScreen
+        from hermes_tui.screens.sessions import PageAhead, SessionsScreen
 
         if self._open_browser(SessionsScreen) is None:
-            screen, shown_before = self._kept_browser(SessionsScreen, self._make_sessions)
+            ahead = None
+            if not self.is_screen_installed(SessionsScreen.__name__):  # built now: its first page read first
+                ahead = await PageAhead.read(self.db, self.agent.session_id)
+            screen, shown_before = self._kept_browser(SessionsScreen, partial(self._make_sessions, ahead))
             screen.live_session_id = self.agent.session_id
             if shown_before:
                 screen.reopen()

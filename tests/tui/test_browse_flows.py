@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 
 from engine import clock
+from engine.errors import StoreError
 from engine.store import SessionDB
 from hermes_tui.loopback_llm import LoopbackLLM
 from hermes_tui.screens import search as search_screen
+from hermes_tui.screens import sessions as sessions_screen
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
-from hermes_tui.widgets.session_tree import SessionTree
+from hermes_tui.widgets.session_tree import LineagePager, SessionTree
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
 from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, make_app, ready, screen_text, turn_over, wait_until
 
@@ -336,4 +338,74 @@ async def test_a_tree_reopened_a_minute_later_is_read_again(upstream_home: Path,
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and tree.cursor_node is not None
                          and tree.cursor_node is not shown and tree.cursor_node.data is not None)
+    close_app(app)
+
+
+def _tree_frames(app) -> list[bool]:
+    """For each frame drawn while the tree is on screen: whether it held lineages."""
+    frames: list[bool] = []
+    display = app._display
+
+    def recorded(screen, update) -> None:
+        display(screen, update)
+        if update is not None and isinstance(app.screen, SessionsScreen):
+            frames.append(bool(app.screen.tree.root.children))
+
+    app._display = recorded
+    return frames
+
+
+async def test_the_tree_s_first_open_reads_its_first_page_before_building_and_draws_it_at_once(
+        upstream_home: Path, monkeypatch) -> None:
+    monkeypatch.setattr(sessions_screen, "READ_AHEAD_WAIT_S", 30.0)  # the mechanism, not the machine's speed
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        frames = _tree_frames(app)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: frames and frames[-1])
+        assert all(frames), frames  # no frame of an empty tree before the lineages
+        assert ROOT in [n.data.id for n in app.screen.tree.root.children if n.data is not None]
+    close_app(app)
+
+
+async def test_a_slow_first_page_is_not_waited_for_and_shows_when_read(upstream_home: Path, monkeypatch) -> None:
+    release = threading.Event()
+    read = LineagePager.next_page
+
+    def slow(self, *args, **kwargs):
+        release.wait(30)
+        return read(self, *args, **kwargs)
+
+    monkeypatch.setattr(LineagePager, "next_page", slow)
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        frames = _tree_frames(app)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: frames)  # the screen is drawn while the page is still being read
+        assert not app.screen.tree.root.children
+        release.set()
+        await wait_until(pilot, lambda: app.screen.tree.root.children)
+        assert frames[0] is False and frames[-1] is True
+    close_app(app)
+
+
+async def test_a_first_page_that_failed_is_read_again_by_the_screen(upstream_home: Path, monkeypatch) -> None:
+    read = LineagePager.next_page
+    calls: list[str] = []
+
+    def fails_once(self, *args, **kwargs):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 1:
+            raise StoreError("state.db: database error (disk I/O error).")
+        return read(self, *args, **kwargs)
+
+    monkeypatch.setattr(LineagePager, "next_page", fails_once)
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen) and app.screen.tree.root.children)
+        assert len(calls) == 2
     close_app(app)
