@@ -30,7 +30,7 @@ class Entry:
     report: "Content | None" = None  # a "report": app output holding data, already literal
     # The lines its widget last drew, kept when it is unmounted so scrolling back to it does not
     # render its Markdown again; the widget checks they were drawn from this text at this width.
-    drawn: tuple | None = field(default=None, compare=False, repr=False)  # ``FrozenMarkdown.drawn``
+    drawn: tuple | None = field(default=None, compare=False, repr=False)  # ``AssistantMessage.drawn``
 
 
 def entries_from_transcript(messages: list[dict]) -> list[Entry]:

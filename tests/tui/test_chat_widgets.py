@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
-from hermes_tui.widgets.chat_markdown import FREEZE_CHARS, AssistantMessage, FrozenMarkdown, MarkdownTail, block_boundary
+from hermes_tui.widgets.chat_markdown import FREEZE_CHARS, AssistantMessage, block_boundary
 from tests.tui.helpers import wait_until
 
 REPLY = "".join(
@@ -65,12 +65,12 @@ async def test_streamed_reply_in_any_chunking_renders_exactly_the_reply(seed: in
         await pilot.pause()
         assert widget.source == REPLY and widget.entry.text == REPLY
         assert max(tail_sizes) < FREEZE_CHARS + 120 + len("```python\ndef f0():\n\n    return 0\n```\n\n")
-        assert not widget.query(MarkdownTail)  # the tail was frozen and removed
+        assert not widget.streaming and widget.tail_source == ""  # the tail was frozen
         whole = await log.add(Entry("assistant", text=REPLY))  # as a resumed session shows it
         await pilot.pause()
-        streamed, loaded = widget.query_one(FrozenMarkdown), whole.query_one(FrozenMarkdown)
-        width = streamed.size.width
-        assert [list(line) for line in streamed.rendered(width)] == [list(line) for line in loaded.rendered(width)]
+        width = widget.content_size.width
+        assert [list(line) for line in widget.rendered(width)] == [list(line) for line in whole.rendered(width)]
+        assert widget.size == whole.size
 
 
 def mounted_texts(log: ChatLog) -> list[str]:
@@ -190,21 +190,21 @@ async def test_a_reply_scrolled_back_into_view_reuses_the_lines_it_drew(monkeypa
         entry = Entry("assistant", text=REPLY)
         widget = await log.add(entry)
         await pilot.pause()
-        frozen = widget.query_one(FrozenMarkdown)
-        width, drawn = frozen.size.width, frozen.rendered(frozen.size.width)
+        width = widget.content_size.width
+        drawn = widget.rendered(width)
         await widget.remove()  # unmounted, as when it leaves the mounted window
 
         def rendered_again(*_args) -> None:
             raise AssertionError("the reply's Markdown was rendered again")
 
-        monkeypatch.setattr(FrozenMarkdown, "_strips", rendered_again)
+        monkeypatch.setattr(AssistantMessage, "_strips", rendered_again)
         again = AssistantMessage(entry)  # mounted again, as when scrolled back into the window
         await log.mount(again)
         await pilot.pause()
-        assert again.query_one(FrozenMarkdown).rendered(width) is drawn
+        assert again.rendered(width) is drawn
         monkeypatch.undo()
         entry.text += "\n\nmore"  # other text (never, once a reply is finished): drawn afresh
         edited = AssistantMessage(entry)
         await log.mount(edited)
         await pilot.pause()
-        assert edited.query_one(FrozenMarkdown).rendered(width) is not drawn
+        assert edited.rendered(width) is not drawn
