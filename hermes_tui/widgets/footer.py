@@ -6,6 +6,10 @@ resizes), each recompose costs tens of milliseconds, and the keys (``^p palette`
 appeared only after the last one: about a third of a second after the first frame. Most of
 those signals (and most focus moves) leave the keys shown as they were: then nothing is rebuilt.
 
+Keys that only go (a turn's end takes "esc Stop reply" away) are hidden in place, in the frame
+that shows the change beside them (the status line's "finished"), rather than by a recompose a
+frame later; keys that come or change are composed again.
+
 Each key is also styled once as it is mounted, not three times: a ``FooterKey`` starts compact
 and is made compact, then not compact, by its watcher and its binding to the footer's ``compact``
 (two restyles of the key and its parts each: more than half the styling work of a start).
@@ -46,9 +50,30 @@ class CoalescingFooter(Footer):
         self._bindings_ready = True
         if not screen.app.app_focus or self._recompose_scheduled:
             return
-        if self.is_attached and screen is self.screen:
+        if self.is_attached and screen is self.screen and not self._hide_gone_keys():
             self._recompose_scheduled = True
             self.call_after_refresh(self._recompose_now)
+
+    def _hide_gone_keys(self) -> bool:
+        """When the keys to show are the shown ones less some single (ungrouped) keys whose actions
+        are no longer bound, hide those now and return True; else (keys to add or change) False."""
+        if self._shown is None:
+            return False
+        shown = shown_keys(self.screen)
+        gone = [entry for entry in self._shown if entry not in shown]
+        if not gone or tuple(entry for entry in self._shown if entry in shown) != shown:
+            return False  # nothing went, or something came or changed
+        # A key shows one action (its first binding's): an action still bound to another key is
+        # drawn again with that key.
+        still_bound = {entry[2] for entry in shown}
+        widgets = {(w.key, w.action): w for w in self.query(FooterKey) if not w.has_class("-grouped")}
+        hidden = [widgets.get((entry[0], entry[2])) for entry in gone]
+        if any(w is None or entry[3] is not None or entry[2] in still_bound for w, entry in zip(hidden, gone)):
+            return False
+        for widget in hidden:
+            widget.display = False
+        self._shown = shown
+        return True
 
     def compose(self):  # type: ignore[no-untyped-def]
         self._shown = shown_keys(self.screen) if self._bindings_ready else None

@@ -36,7 +36,7 @@ def count_turn_ends(app: HermesApp) -> list[None]:
 
 def footer_labels(app: HermesApp) -> list[str]:
     footer = app.main.query_one(CoalescingFooter)
-    return [key.description for key in footer.query(FooterKey)]
+    return [key.description for key in footer.query(FooterKey) if key.display]
 
 
 def shows_busy(app: HermesApp) -> bool:
@@ -60,12 +60,24 @@ async def test_a_turn_ends_once_and_busy_drives_the_prompt_status_bar_and_footer
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.busy and "Stop reply" in footer_labels(app))
         assert shows_busy(app)
+        drawn: list[bool] = []  # each frame drawn from here: whether it showed the turn running
+        display = app._display
+
+        def recorded(screen, update) -> None:
+            display(screen, update)
+            if update is not None:
+                drawn.append(shows_busy(app))
+
+        app._display = recorded
         hold.release()
         await wait_until(pilot, lambda: not app.busy and "Stop reply" not in footer_labels(app))
+        await wait_until(pilot, lambda: drawn and not drawn[-1])
         await pilot.pause(0.2)  # a second end, were there one, would have arrived by now
         assert ends == [None]
         assert not shows_busy(app)
         assert "Prompt" not in footer_labels(app)  # escape's other meaning is not shown either way
+        # The end is one frame: the status line and the footer never disagree in a frame drawn.
+        assert drawn == sorted(drawn, reverse=True)
     close_app(app)
 
 
