@@ -95,13 +95,14 @@ class Model:
         return [t for start, t in self.thresholds if length >= start][-1]
 
     def score_window(self, folded: str) -> tuple[float, list[str]]:
-        feats, words = grams(folded, self.sizes), len(set(_TOKEN.findall(folded)))
-        if words < MIN_WORDS:
+        tokens = _TOKEN.findall(folded)
+        if len(set(tokens)) < MIN_WORDS:
             return 0.0, []  # too few words to judge: "note 00000 xxxx…" is not language the model knows
+        feats = grams(folded, self.sizes, tokens)
         w, n = self.weights, self.buckets
         ids = bucket_ids(feats, n)
         # fsum: exact, so the score does not depend on the set's (hash-seeded) order: deterministic
-        z = self.bias + math.fsum(w[i] for i in ids) / math.sqrt(len(ids))
+        z = self.bias + math.fsum(map(w.__getitem__, ids)) / math.sqrt(len(ids))
         probability = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
         if probability < min(t for _, t in self.thresholds):  # the cues are only wanted for a hit
             return probability, []
@@ -141,13 +142,15 @@ _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac0
 _CONCEPT_GAP = 8  # tokens between two concepts that still make a pair
 
 
-def grams(folded: str, sizes: tuple[int, ...]) -> set[str]:
-    """Character n-grams of ``folded``, its words and word pairs (``w:``), and its concepts (``c:``)."""
+def grams(folded: str, sizes: tuple[int, ...], tokens: list[str] | None = None) -> set[str]:
+    """Character n-grams of ``folded``, its words and word pairs (``w:``), and its concepts (``c:``);
+    ``tokens``: ``folded``'s tokens, when the caller has them already."""
     padded = f" {folded} "
     out: set[str] = set()
     for n in sizes:
         out.update(map(padded.__getitem__, map(slice, range(len(padded) - n + 1), range(n, len(padded) + 1))))
-    tokens = _TOKEN.findall(folded)
+    if tokens is None:
+        tokens = _TOKEN.findall(folded)
     out.update(["w:" + t for t in tokens])
     out.update([f"w:{a} {b}" for a, b in zip(tokens, tokens[1:])])
     out.update(concepts(tokens))

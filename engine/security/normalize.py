@@ -30,6 +30,7 @@ import html
 import re
 import unicodedata
 import urllib.parse
+from functools import lru_cache
 
 from engine.security.unicode_tables import CONFUSABLES, IGNORABLE
 
@@ -116,8 +117,11 @@ def compact(folded: str) -> str:
     return _NOT_LETTER.sub("", folded)
 
 
-def views(text: str) -> list[tuple[str, str]]:
-    """``(name, view)`` pairs: ``fold`` first, then every other form that differs from it."""
+@lru_cache(maxsize=8)
+def views(text: str) -> tuple[tuple[str, str], ...]:
+    """``(name, view)`` pairs: ``fold`` first, then every other form that differs from it.
+
+    Remembered for the last few texts: the patterns and then the learned layer read the same ones."""
     spaced = fold(text, collapse=False)
     folded = _SPACE_RUN.sub(" ", spaced)
     out = [("fold", folded)]
@@ -129,7 +133,7 @@ def views(text: str) -> list[tuple[str, str]]:
         out.append(("leet", read))
     if (joined := unspace(spaced if base is folded else spaced.translate(_CONFUSABLE_TABLE))) is not None:
         out.append(("unspaced", joined))
-    return out
+    return tuple(out)
 
 
 # ── encoded content ──────────────────────────────────────────────────────────────────────────
