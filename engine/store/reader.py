@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -20,8 +21,8 @@ from engine.errors import StoreError
 from engine.store.connection import BUSY_TIMEOUT_S
 from engine.store.listing import fetch_sessions
 from engine.store.models import SearchHit, Session
-from engine.store.query import Route, parse_query
-from engine.store.search import run_search, title_matches
+from engine.store.query import ParsedQuery, Route, parse_query
+from engine.store.search import narrows, run_search, title_matches
 
 T = TypeVar("T")
 PROGRESS_STEPS = 2_000  # SQLite virtual-machine steps between two checks (well under a millisecond)
@@ -29,6 +30,20 @@ PROGRESS_STEPS = 2_000  # SQLite virtual-machine steps between two checks (well 
 
 def never() -> bool:
     return False
+
+
+@dataclass(frozen=True)
+class TitleMatches:
+    """A title search's every match (fewer than its limit), and the store's version it was read at.
+
+    Typing a query narrows it key by key; a title search whose terms only grow within the last one's
+    (``search.narrows``) need only look again at the last one's matches, while nothing was written
+    since: one short look-up instead of a scan of every title (3.6 ms over 10,000, per key).
+    """
+
+    query: ParsedQuery
+    ids: tuple[str, ...]
+    version: int
 
 
 class SearchReader:
@@ -42,6 +57,7 @@ class SearchReader:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.label}: cannot open for reading ({exc}).") from exc
         self._lock = threading.Lock()
+        self._titles: TitleMatches | None = None  # the last title search, when it found all there were
 
     def close(self) -> None:
         with self._lock:
@@ -89,7 +105,12 @@ class SearchReader:
         parsed = parse_query(query)
 
         def work(conn: sqlite3.Connection) -> list[Session]:
-            ids = title_matches(conn, parsed, limit)
+            version = conn.execute("PRAGMA data_version").fetchone()[0]
+            last, self._titles = self._titles, None
+            among = last.ids if last is not None and last.version == version and narrows(parsed, last.query) else None
+            ids = title_matches(conn, parsed, limit, among)
+            if len(ids) < limit:
+                self._titles = TitleMatches(parsed, tuple(ids), version)
             if not ids:
                 return []
             found = {s.id: s for s in fetch_sessions(conn, f"WHERE s.id IN ({','.join('?' * len(ids))})", ids)}

@@ -301,14 +301,31 @@ def _hit(position: int, row: Sequence[Any], parsed: ParsedQuery, deeper: dict[st
     )
 
 
-def title_matches(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int) -> list[str]:
+def title_matches(conn: sqlite3.Connection, parsed: ParsedQuery, limit: int,
+                  among: Sequence[str] | None = None) -> list[str]:
     """Ids of the sessions whose title holds the query (each term a case-insensitive substring,
-    OR/NOT as in a message search), newest first: a title is often the only place a word is."""
-    if parsed.route is Route.EMPTY or limit <= 0:
+    OR/NOT as in a message search), newest first: a title is often the only place a word is.
+    ``among``: only these sessions are looked at (every match is known to be one of them)."""
+    if parsed.route is Route.EMPTY or limit <= 0 or (among is not None and not among):
         return []
     checks, params = _like_sql(_or_groups(parsed.terms), "s.title")
-    sql = f"SELECT s.id FROM sessions s WHERE s.title IS NOT NULL AND ({checks}) ORDER BY s.started_at DESC, s.rowid DESC LIMIT ?"
-    return [row[0] for row in conn.execute(sql, [*params, limit])]
+    within, ids = ("", []) if among is None else (f"s.id IN ({','.join('?' * len(among))}) AND ", list(among))
+    sql = (f"SELECT s.id FROM sessions s WHERE {within}s.title IS NOT NULL AND ({checks}) "
+           "ORDER BY s.started_at DESC, s.rowid DESC LIMIT ?")
+    return [row[0] for row in conn.execute(sql, [*ids, *params, limit])]
+
+
+def narrows(query: ParsedQuery, earlier: ParsedQuery) -> bool:
+    """Whether every title ``query`` matches is one ``earlier`` matches: both only AND their terms,
+    and each earlier term is part of one of the new ones ("kub" then "kube", "deploy" then
+    "deploy sta"), as typing a query usually goes. Compared as the ``LIKE`` patterns are made."""
+    def texts(parsed: ParsedQuery) -> list[str] | None:
+        if parsed.route is Route.EMPTY or any(t.op != "AND" for t in parsed.terms):
+            return None
+        return [t.text.lower() for t in parsed.terms]
+
+    new, old = texts(query), texts(earlier)
+    return new is not None and old is not None and all(any(o in n for n in new) for o in old)
 
 
 def _root(sid: str, parent: str | None, grandparent: str | None, deeper: dict[str, str]) -> str:

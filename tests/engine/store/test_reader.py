@@ -103,3 +103,44 @@ def test_ranks_only_where_an_order_exists() -> None:
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="state.db: cannot open for reading"):
         SearchReader(tmp_path / "nowhere" / "state.db")
+
+
+@pytest.mark.parametrize(("query", "earlier", "expected"), [
+    ("kube", "kub", True), ("deploy sta", "deploy", True), ("Kube", "kub", True),  # patterns are lowered
+    ("kub", "kube", False),  # a key deleted widens the query
+    ("kube OR x", "kub", False), ("kube NOT x", "kub", False), ("kube", "kub OR x", False),
+    ("other", "kub", False), ("", "kub", False),
+])
+def test_which_queries_narrow_an_earlier_one(query: str, earlier: str, expected: bool) -> None:
+    from engine.store.query import parse_query
+    from engine.store.search import narrows
+
+    assert narrows(parse_query(query), parse_query(earlier)) is expected
+
+
+TITLES = ("Kubernetes upgrade", "kube-proxy notes", "Cube rendering", "kubectl cheatsheet", "Deploy staging",
+          "deploy prod", "支付服务迁移", "100% uptime", "Release checklist")
+
+
+def test_typing_a_title_query_key_by_key_finds_what_a_fresh_search_finds(tmp_path: Path, monkeypatch) -> None:
+    import engine.store.reader as reader_module
+
+    looked_among: list[object] = []
+    title_matches = reader_module.title_matches
+    monkeypatch.setattr(reader_module, "title_matches", lambda c, p, limit, among=None: (
+        looked_among.append(among), title_matches(c, p, limit, among))[1])
+    with SessionDB.open_home(tmp_path / "home") as db:
+        for title in TITLES:
+            db.create_session(source="cli", title=title)
+        reader = db.reader()
+        typed = ["k", "ku", "kub", "kube", "kuber", "kube", "kub", "kub OR", "kub OR cube", "d", "de", "dep",
+                 "deploy", "deploy ", "deploy s", "deploy st", "支", "支付", "支付迁", "100", "100%", "release"]
+        for text in typed:
+            fresh = db.reader()
+            assert [s.id for s in reader.titles(text, limit=5)] == [s.id for s in fresh.titles(text, limit=5)], text
+            fresh.close()
+        assert any(among is not None for among in looked_among)  # the narrowing did happen
+        assert reader.titles("deploy s", limit=5)  # then another program writes a matching title
+        db.create_session(source="cli", title="Deploy sandbox")
+        assert "Deploy sandbox" in [s.title for s in reader.titles("deploy sa", limit=5)]
+        reader.close()
