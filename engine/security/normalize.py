@@ -117,11 +117,18 @@ def compact(folded: str) -> str:
     return _NOT_LETTER.sub("", folded)
 
 
-@lru_cache(maxsize=8)
 def views(text: str) -> tuple[tuple[str, str], ...]:
     """``(name, view)`` pairs: ``fold`` first, then every other form that differs from it.
 
-    Remembered for the last few texts: the patterns and then the learned layer read the same ones."""
+    Remembered for the last few texts up to ``_REMEMBERED_CHARS``: the patterns and then the
+    learned layer read the same ones (a longer text is read in chunks, each of its own)."""
+    return _remembered_views(text) if len(text) <= _REMEMBERED_CHARS else _views(text)
+
+
+_REMEMBERED_CHARS = 65_536
+
+
+def _views(text: str) -> tuple[tuple[str, str], ...]:
     spaced = fold(text, collapse=False)
     folded = _SPACE_RUN.sub(" ", spaced)
     out = [("fold", folded)]
@@ -134,6 +141,9 @@ def views(text: str) -> tuple[tuple[str, str], ...]:
     if (joined := unspace(spaced if base is folded else spaced.translate(_CONFUSABLE_TABLE))) is not None:
         out.append(("unspaced", joined))
     return tuple(out)
+
+
+_remembered_views = lru_cache(maxsize=8)(_views)
 
 
 # ── encoded content ──────────────────────────────────────────────────────────────────────────

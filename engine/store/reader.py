@@ -38,7 +38,7 @@ class TitleMatches:
 
     Typing a query narrows it key by key; a title search whose terms only grow within the last one's
     (``search.narrows``) need only look again at the last one's matches, while nothing was written
-    since: one short look-up instead of a scan of every title (3.6 ms over 10,000, per key).
+    since: one short look-up instead of a scan of every title (3.6–6.4 ms over 10,000, per key).
     """
 
     query: ParsedQuery
