@@ -202,23 +202,22 @@ class TranscriptPreview(VerticalScroll, can_focus=True):
         widgets = [self._message_widget(m) for m in messages]
         target = next((w for w in widgets if w.has_class("focused-match")), None)
         anchor = None
-        with self.app.batch_update():  # no frame of a page half mounted (its widgets not laid out)
-            if not self.loaded:  # the first page: it replaces what the preview showed
-                self.first, self.end, self.more_after = start, start + len(messages), len(messages) == PAGE
-                self.scroll_home(animate=False, immediate=True)
-                await self._replace_content(widgets)
-            elif start < self.first:
-                anchor = self.children[self.children.index(self._above) + 1]
-                offset = self.scroll_y - anchor.virtual_region.y
-                self.first = start
-                await self.mount_all(widgets, after=self._above)
-            else:
-                self.end += len(messages)
-                self.more_after = len(messages) == PAGE
-                await self.mount_all(widgets, before=self._below)
-            self._above.display, self._below.display = self.first > 0, self.more_after or not self.loaded
-            self._above.update(Content(f"⋯ {self.first} earlier — scroll up for more"))
-            self._below.update(Content(f"⋯ {self.end} shown — scroll for more") if self.loaded else "no messages")
+        if not self.loaded:  # the first page: it replaces what the preview showed
+            self.first, self.end, self.more_after = start, start + len(messages), len(messages) == PAGE
+            self.scroll_home(animate=False, immediate=True)
+            await self._replace_content(widgets)
+        elif start < self.first:
+            anchor = self.children[self.children.index(self._above) + 1]
+            offset = self.scroll_y - anchor.virtual_region.y
+            self.first = start
+            await self.mount_all(widgets, after=self._above)
+        else:
+            self.end += len(messages)
+            self.more_after = len(messages) == PAGE
+            await self.mount_all(widgets, before=self._below)
+        self._above.display, self._below.display = self.first > 0, self.more_after or not self.loaded
+        self._above.update(Content(f"⋯ {self.first} earlier — scroll up for more"))
+        self._below.update(Content(f"⋯ {self.end} shown — scroll for more") if self.loaded else "no messages")
 
         def settle(tries: int = 10) -> None:
             if generation != self._generation:

@@ -14,7 +14,6 @@ from engine.store import MATCH_END, MATCH_START, SearchHit, SessionDB
 from hermes_tui.screens import search as search_screen
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match, fitting
-from hermes_tui.widgets import transcript_preview
 from hermes_tui.widgets.transcript_preview import PAGE, TranscriptPreview
 from tests.tui.helpers import SIZE, screen_text, wait_until
 from tests.tui.test_sessions_screen import ScreenHost
@@ -339,33 +338,3 @@ def test_a_narrow_status_line_drops_whole_parts_from_its_end() -> None:
     assert fitting(parts, 45) == "5 matches in 2 conversations · enter opens"
     assert fitting(parts, 10) == "5 matches in 2 conversations"  # the first part always (the line cuts it)
     assert fitting(["匹配 3 条", "enter opens"], 11) == "匹配 3 条"  # cells, not characters: 9 + 3 + 11 > 11
-
-
-async def test_no_frame_shows_a_preview_page_half_mounted(db: SessionDB, monkeypatch) -> None:
-    """A page is mounted inside one batch: a frame due while its widgets mount (here, forced from
-    the first one's mount, as the frame timer may fire) draws none of them before they are laid out."""
-    from textual.widgets import Static
-
-    class TickingStatic(Static):
-        def on_mount(self) -> None:
-            self.screen._on_timer_update()  # the screen's frame timer firing mid-mount
-
-    monkeypatch.setattr(transcript_preview, "Static", TickingStatic)  # the preview's messages and status lines
-    app = ScreenHost(lambda: SearchScreen(db))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await typed(pilot, "nothing matches this")
-        preview = screen.query_one(TranscriptPreview)
-        await wait_until(pilot, lambda: not any(w.is_running for w in app.workers))
-        drawn: list[list[int]] = []  # per frame: the heights of the preview's messages
-        display = app._display
-
-        def recorded(screen_, update) -> None:
-            display(screen_, update)
-            if update is not None:
-                drawn.append([w.region.height for w in preview.query(".preview-message")])
-
-        app._display = recorded
-        for session in db.list_sessions(limit=2):
-            preview.show(session.id)
-            await wait_until(pilot, lambda: preview.loaded and drawn and drawn[-1])
-        assert drawn and all(all(heights) for heights in drawn), drawn
