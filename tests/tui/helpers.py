@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 import yaml
 from rich.console import Console
@@ -24,6 +24,22 @@ from hermes_tui.loopback_llm import LoopbackLLM
 from tests.conftest import FIXED_NOW  # the suite's one pinned clock, re-exported for the app tests
 
 SIZE = (120, 36)
+T = TypeVar("T")
+
+
+def drawn_frames(app: App, look: Callable[[], T], when: Callable[[], bool] = lambda: True) -> list[T]:
+    """From now on, ``look()`` taken after each frame the app draws (hands to its driver) while
+    ``when()`` holds, in order."""
+    frames: list[T] = []
+    display = app._display
+
+    def recorded(screen, update) -> None:
+        display(screen, update)
+        if update is not None and when():
+            frames.append(look())
+
+    app._display = recorded  # type: ignore[method-assign]
+    return frames
 
 
 def write_config(home: Path, llm: LoopbackLLM, **memory: object) -> None:

@@ -18,7 +18,7 @@ from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import LineagePager, SessionTree
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
-from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, make_app, ready, screen_text, turn_over, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, drawn_frames, make_app, ready, screen_text, turn_over, wait_until
 
 ROOT = "20261102_083000_3fa9c1"
 TIP = "20261102_091401_c07b5d"
@@ -343,16 +343,7 @@ async def test_a_tree_reopened_a_minute_later_is_read_again(upstream_home: Path,
 
 def _tree_frames(app) -> list[bool]:
     """For each frame drawn while the tree is on screen: whether it held lineages."""
-    frames: list[bool] = []
-    display = app._display
-
-    def recorded(screen, update) -> None:
-        display(screen, update)
-        if update is not None and isinstance(app.screen, SessionsScreen):
-            frames.append(bool(app.screen.tree.root.children))
-
-    app._display = recorded
-    return frames
+    return drawn_frames(app, lambda: bool(app.screen.tree.root.children), when=lambda: isinstance(app.screen, SessionsScreen))
 
 
 async def test_the_tree_s_first_open_reads_its_first_page_before_building_and_draws_it_at_once(

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from hermes_tui.widgets.chat_log import ChatLog
 from hermes_tui.widgets.chat_entries import Entry, entries_from_transcript
 from hermes_tui.widgets.chat_markdown import FREEZE_CHARS, AssistantMessage, block_boundary
-from tests.tui.helpers import wait_until
+from tests.tui.helpers import drawn_frames, wait_until
 
 REPLY = "".join(
     f"## Part {n}\n\nSome text for part {n}.\n\n```python\ndef f{n}():\n\n    return {n}\n```\n\n- a\n- b\n\n"
@@ -161,19 +161,11 @@ def top_of_view(log: ChatLog) -> tuple[str, int]:
 
 async def test_older_items_mount_after_the_scrolls_frame_and_what_is_read_never_moves() -> None:
     app = ChatApp()
-    frames: list[tuple[str, int, int]] = []
     async with app.run_test(size=(60, 20)) as pilot:
         log = app.query_one(ChatLog)
         await log.load([Entry("user", text=f"message {n}\nsecond line\nthird line") for n in range(200)])
         await wait_until(pilot, lambda: log.mounted_count >= log.page and log.scroll_y == log.max_scroll_y)
-        display = app._display
-
-        def recorded(screen, update) -> None:
-            display(screen, update)
-            if update is not None:
-                frames.append((*top_of_view(log), log._first_mounted))
-
-        app._display = recorded
+        frames = drawn_frames(app, lambda: (*top_of_view(log), log._first_mounted))
         first = log._first_mounted
         log.scroll_to(y=log.scroll_y - 5, animate=False, immediate=True)  # up, near the top of the run
         await wait_until(pilot, lambda: log._first_mounted < first and not log._window_lock.locked())

@@ -13,7 +13,7 @@ from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 from hermes_tui.widgets.footer import CoalescingFooter
-from tests.tui.helpers import wait_until
+from tests.tui.helpers import drawn_frames, wait_until
 
 
 class FooterApp(App):
@@ -69,15 +69,7 @@ async def test_a_key_that_goes_is_hidden_in_the_same_frame_and_one_that_comes_is
         app.screen.refresh_bindings()
         await wait_until(pilot, lambda: "f9" in shown_footer_keys(footer))
         keys = list(footer.query(FooterKey))
-        frames: list[list[str]] = []
-        display = app._display
-
-        def recorded(screen, update) -> None:
-            display(screen, update)
-            if update is not None:
-                frames.append(shown_footer_keys(footer))
-
-        app._display = recorded
+        frames = drawn_frames(app, lambda: shown_footer_keys(footer))
         app.show_later = False
         app.screen.refresh_bindings()
         await wait_until(pilot, lambda: frames)

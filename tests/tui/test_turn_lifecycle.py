@@ -18,7 +18,7 @@ from engine.errors import NotFoundError
 from hermes_tui.app import HermesApp
 from hermes_tui.loopback_llm import Hold, LoopbackLLM, Reply
 from hermes_tui.widgets.footer import CoalescingFooter
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import SIZE, close_app, drawn_frames, make_app, ready, screen_text, wait_until
 
 
 def count_turn_ends(app: HermesApp) -> list[None]:
@@ -60,15 +60,7 @@ async def test_a_turn_ends_once_and_busy_drives_the_prompt_status_bar_and_footer
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.busy and "Stop reply" in footer_labels(app))
         assert shows_busy(app)
-        drawn: list[bool] = []  # each frame drawn from here: whether it showed the turn running
-        display = app._display
-
-        def recorded(screen, update) -> None:
-            display(screen, update)
-            if update is not None:
-                drawn.append(shows_busy(app))
-
-        app._display = recorded
+        drawn = drawn_frames(app, lambda: shows_busy(app))  # each frame from here: whether it showed the turn running
         hold.release()
         await wait_until(pilot, lambda: not app.busy and "Stop reply" not in footer_labels(app))
         await wait_until(pilot, lambda: drawn and not drawn[-1])
