@@ -95,20 +95,32 @@ def long_session(home: Path, count: int = 500) -> str:
     return session_id
 
 
+def update_text(update) -> str:
+    """The characters a frame sends to the terminal, line by line (its escape codes left out)."""
+    if hasattr(update, "chops"):  # the changed spans of some lines
+        lines = [update.chops[y].values() for y, _, _ in update.spans]
+    else:  # a whole region
+        lines = getattr(update, "strips", [])
+    return "\n".join("".join(strip.text for strip in line if strip is not None) for line in lines)
+
+
 class Frames:
     """Stamps the first frame sent to the driver after which ``condition`` holds (and the first
-    after which ``early`` holds, when given: a result's first rows, drawn before all of them)."""
+    after which ``early`` holds, when given: a result's first rows, drawn before all of them).
+    ``text`` is the text of the frame being checked, for conditions on what it drew."""
 
     def __init__(self, app) -> None:
         self.condition: Callable[[], object] | None = None
         self.early: Callable[[], object] | None = None
         self.stamp = self.early_stamp = 0.0
+        self.update = None
         display = app._display
 
         def timed(screen, update) -> None:
             display(screen, update)
             if update is None:
                 return
+            self.update = update
             if self.early is not None and not self.early_stamp and self.early():
                 self.early_stamp = time.perf_counter()
             if self.condition is not None and not self.stamp and self.condition():
@@ -118,6 +130,9 @@ class Frames:
 
     def expect(self, condition: Callable[[], object], early: Callable[[], object] | None = None) -> None:
         self.condition, self.early, self.stamp, self.early_stamp = condition, early, 0.0, 0.0
+
+    def text(self) -> str:
+        return update_text(self.update)
 
     async def wait(self, timeout: float = 30.0) -> float:
         deadline = time.perf_counter() + timeout
@@ -257,9 +272,9 @@ def send_key(app, char: str) -> None:
 
 
 async def preview_time(app, pilot, frames: Frames, session_id: str, repeat: int) -> list[float]:
-    """Highlight the long session in the tree (its lineage is the newest) → its messages drawn."""
-    from textual.widgets import Static
-
+    """Highlight the long session in the tree (its lineage is the newest) → the first frame that
+    sends its first message to the terminal (a frame with the message widgets mounted but not yet
+    laid out does not count)."""
     times = []
     for _ in range(repeat):
         await open_sessions(app, frames)
@@ -268,14 +283,10 @@ async def preview_time(app, pilot, frames: Frames, session_id: str, repeat: int)
         node = next(n for n in tree.root.children if n.data is not None and n.data.id == session_id)
         other = next(n for n in tree.root.children if n.data is not None and n.data.id != session_id)
         tree.move_cursor(other)
+        while not (screen.preview.session_id == other.data.id and screen.preview.loaded):
+            await asyncio.sleep(0.005)  # the other session's messages replace the long one's
         await pilot.pause()
-        preview = screen.preview
-
-        def drawn() -> bool:
-            return preview.session_id == session_id and any(
-                "Message 0 about" in str(w.render()) for w in preview.query(Static))
-
-        frames.expect(drawn)
+        frames.expect(lambda: "Message 0 about" in frames.text())
         start = time.perf_counter()
         tree.move_cursor(node)
         times.append(await frames.wait() - start)

@@ -77,13 +77,13 @@ async def lineage_tree(pilot: Pilot, app: HermesApp) -> None:
     await _browser(pilot, app, screen)
     await wait_for(pilot, lambda: screen.tree.find_title("迁移支付服务 #2") is not None)
     screen.tree.move_cursor(screen.tree.find_title("迁移支付服务 #2"))
-    await wait_for(pilot, lambda: screen.query(".preview-message"))
+    await wait_for(pilot, lambda: screen.preview.messages)
 
 
 async def search_cjk(pilot: Pilot, app: HermesApp) -> None:
     screen = SearchScreen(app.db, query="支付")
     await _browser(pilot, app, screen)
-    await wait_for(pilot, lambda: screen.shown_query == "支付" and screen.query(".focused-match"))
+    await wait_for(pilot, lambda: screen.shown_query == "支付" and screen.query_one("#preview").focused_message)
 
 
 async def memory_history(pilot: Pilot, app: HermesApp) -> None:

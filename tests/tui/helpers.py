@@ -14,6 +14,7 @@ from rich.segment import Segment
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import TextArea
 
 from engine.agent import Agent
@@ -134,6 +135,13 @@ async def settle(pilot: Pilot, timeout: float = 3.0) -> None:
             return
         previous = current
     raise AssertionError(f"the screen kept changing for {timeout}s")
+
+
+def shows_match(screen: Screen) -> bool:
+    """A transcript preview on ``screen`` has drawn the matched message it was asked to focus."""
+    from hermes_tui.widgets.transcript_preview import TranscriptPreview
+
+    return any(preview.focused_message is not None for preview in screen.query(TranscriptPreview))
 
 
 def screen_text(app: App) -> str:

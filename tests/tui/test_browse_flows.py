@@ -18,7 +18,7 @@ from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import LineagePager, SessionTree
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
-from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, drawn_frames, make_app, ready, screen_text, turn_over, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, drawn_frames, make_app, ready, screen_text, shows_match, turn_over, wait_until
 
 ROOT = "20261102_083000_3fa9c1"
 TIP = "20261102_091401_c07b5d"
@@ -77,7 +77,7 @@ async def test_ctrl_f_search_cjk_and_open_the_result(upstream_home: Path, llm: L
         await pilot.press("告", "警")
         await wait_until(pilot, lambda: screen.shown_query == "告警" and screen.results.option_count > 1)
         await pilot.press("down", "enter")  # the hit opens in its own session, the match in view
-        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and shows_match(app.screen))
         hit = screen.hits[0]
         assert app.screen.session_id == hit.session_id and app.screen.message_id == hit.message_id
         await pilot.press("escape")  # back to the results as they were

@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.store import SessionDB
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, shows_match, wait_until
 from tests.tui.test_search_screen import search_for
 from tests.tui.test_sessions_screen import ScreenHost
 
@@ -54,6 +54,6 @@ async def test_a_search_hit_in_an_old_message_of_a_long_session_opens_scrolled_t
         async with app.run_test(size=SIZE) as pilot:
             await search_for(pilot, "zebrafinch")
             await pilot.press("enter")
-            await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+            await wait_until(pilot, lambda: isinstance(app.screen, HitView) and shows_match(app.screen))
             await wait_until(pilot, lambda: "zebrafinch incident" in screen_text(app))
             assert text(0) not in screen_text(app)  # scrolled to the match, not the session's top

@@ -73,10 +73,9 @@ async def test_an_entry_the_model_wrote_shows_its_session_and_turn_and_opens_the
         await pilot.press("o")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionAtMessage))
         preview = app.screen.query_one(TranscriptPreview)
-        await wait_until(pilot, lambda: preview.query(".focused-match"))
-        marked = preview.query_one(".focused-match")
-        await wait_until(pilot, lambda: marked.region.y < preview.region.bottom)  # scrolled into view
-        assert "→ calls memory" in screen_text(app)  # the marked message is the one holding the call
+        await wait_until(pilot, lambda: preview.focused_message is not None)
+        assert preview.focused_message.id == call.id  # the marked message is the one holding the call
+        await wait_until(pilot, lambda: "→ calls memory" in screen_text(app))  # scrolled into view
         await pilot.press("escape", "escape")
         await wait_until(pilot, lambda: app.screen is app.main)
     close_app(app)

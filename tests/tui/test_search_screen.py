@@ -12,7 +12,7 @@ from engine.session_search import SessionSearchResult
 from engine.store import SessionDB
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen, SearchTarget, order_groups
-from tests.tui.helpers import SIZE, screen_text, wait_until
+from tests.tui.helpers import SIZE, screen_text, shows_match, wait_until
 from tests.tui.test_sessions_screen import ScreenHost
 
 ROOT = "20261102_083000_3fa9c1"
@@ -37,7 +37,7 @@ def snapshot_query(snap_compare, db: SessionDB, text: str) -> bool:
         await wait_until(pilot, lambda: pilot.app.screen.shown_query is not None)
         pilot.app.screen.query_one("#query", Input).cursor_blink = False
         screen = await search_for(pilot, text)
-        await wait_until(pilot, lambda: screen.query(".focused-match"))
+        await wait_until(pilot, lambda: shows_match(screen))
         await pilot.pause()
 
     return snap_compare(ScreenHost(lambda: SearchScreen(db)), terminal_size=SIZE, run_before=run_before)
@@ -58,7 +58,7 @@ async def test_cjk_search_opens_the_matched_message(db: SessionDB) -> None:
         assert screen.hits and all(h.lineage_root == ROOT for h in screen.hits)
         assert "整理告警规则" in screen_text(app)
         await pilot.press("enter")  # opens the highlighted match
-        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and shows_match(app.screen))
         assert "整理告警规则" in screen_text(app)
         await pilot.press("c")  # continue from there
         await wait_until(pilot, lambda: app.result is not app.NOTHING)

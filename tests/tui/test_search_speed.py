@@ -15,7 +15,7 @@ from hermes_tui.screens import search as search_screen
 from hermes_tui.screens.hit_view import HitView
 from hermes_tui.screens.search import SearchScreen, SearchTarget, fit_match, fitting
 from hermes_tui.widgets.transcript_preview import PAGE, TranscriptPreview
-from tests.tui.helpers import SIZE, screen_text, wait_until
+from tests.tui.helpers import SIZE, screen_text, shows_match, wait_until
 from tests.tui.test_sessions_screen import ScreenHost
 
 FILLER = "the service restarted cleanly and the logs were quiet " * 12
@@ -49,14 +49,14 @@ async def test_the_preview_survives_any_rate_of_queries(db: SessionDB, monkeypat
             await pilot.press(*"zebracert", *["backspace"] * 9)
         await pilot.press(*"zebracert")
         screen = app.screen
-        await wait_until(pilot, lambda: screen.shown_query == "zebracert" and screen.query(".focused-match"))
+        await wait_until(pilot, lambda: screen.shown_query == "zebracert" and shows_match(screen))
         preview = screen.query_one(TranscriptPreview)
         for n in range(20):  # the preview asked to switch faster than its pages are read
             preview.show(screen.hits[n % len(screen.hits)].session_id)
         await wait_until(pilot, lambda: not any(w.is_running for w in app.workers) and not preview._reading)
-        shown = [w for w in preview.children if w.has_class("preview-message")]
-        assert len(shown) == len({id(w) for w in shown}) == preview.loaded
-        assert len([w for w in preview.query(".preview-status") if w.display]) <= 1
+        shown = [m.id for m in preview.messages]
+        assert len(shown) == len(set(shown)) == preview.loaded
+        assert len(preview.status_lines) <= 1
 
 
 def test_fit_match_keeps_the_match_in_view() -> None:
@@ -115,12 +115,13 @@ async def test_a_hit_opens_in_its_session_scrolled_to_the_match_and_marked(db: S
     async with app.run_test(size=(100, 24)) as pilot:
         screen = await typed(pilot, "rotate")
         await pilot.press("down", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and shows_match(app.screen))
         view = app.screen
         await pilot.pause()
-        focused = view.query_one(".focused-match")
-        assert focused.region.y < 24 and "rotate" in screen_text(app)  # on screen, however long the message
-        marked = [s for s in focused.render().spans if focused.render().plain[s.start:s.end].lower() == "rotate"]
+        preview = view.transcript
+        assert "rotate" in screen_text(app)  # on screen, however long the message
+        marked = [segment for line in preview.message_lines(preview.focused_message.id) for segment in line
+                  if segment.text.lower() == "rotate"]
         assert marked and marked[0].style.reverse
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is screen)
@@ -140,7 +141,7 @@ def test_snapshot_hit_view(snap_compare, upstream_home: Path) -> None:
         pilot.app.screen.query_one("#query", Input).cursor_blink = False
         await typed(pilot, "certbot")
         await pilot.press("down", "enter")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HitView) and pilot.app.screen.query(".focused-match"))
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HitView) and shows_match(pilot.app.screen))
         await pilot.pause()
 
     try:
@@ -157,13 +158,13 @@ async def test_a_hit_deep_in_a_long_session_opens_at_the_match_and_pages_both_wa
                                        for n in range(2600)])
     app = ScreenHost(lambda: HitView(db, session, ids[2500], title="Long run", snippet=f"{MATCH_START}quokkafind{MATCH_END}"))
     async with app.run_test(size=(100, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and shows_match(app.screen))
         preview = app.screen.transcript
         await wait_until(pilot, lambda: not preview._reading and "quokkafind" in screen_text(app))
         assert preview.end - preview.first < 4 * PAGE and preview.first > 2000  # a window, not 2,500 messages
 
         def steps() -> list[int]:
-            return [int(str(w.render()).split("step ")[1].split()[0]) for w in preview.query(".preview-message")]
+            return [int(m.content.split("step ")[1].split()[0]) for m in preview.messages]
 
         first = preview.first
         preview.scroll_home(animate=False)
@@ -175,7 +176,7 @@ async def test_a_hit_deep_in_a_long_session_opens_at_the_match_and_pages_both_wa
         end = preview.end
         await wait_until(pilot, lambda: preview.end > end and not preview._reading)
         assert steps() == list(range(preview.first, preview.end))
-        assert "earlier — scroll up for more" in str(preview.query(".preview-status").first().render())
+        assert "earlier — scroll up for more" in preview.status_lines[0]
 
 
 def with_many_matches(db: SessionDB) -> SessionDB:
@@ -234,7 +235,7 @@ async def test_a_key_drops_the_preview_page_being_read(db: SessionDB) -> None:
         preview.abandon()  # what a keystroke does while the page is read
         await wait_until(pilot, lambda: not any(w.is_running for w in app.workers))
         await pilot.pause()
-        assert preview.session_id is None and not preview.query(".preview-message")
+        assert preview.session_id is None and not preview.messages
 
 
 async def test_a_preview_left_empty_is_not_repainted_by_each_query_without_hits(db: SessionDB) -> None:
@@ -303,10 +304,10 @@ async def test_the_preview_follows_results_without_hits_once_typing_pauses(db: S
     async with app.run_test(size=SIZE) as pilot:
         screen = await typed(pilot, "zebracert")
         preview = screen.query_one(TranscriptPreview)
-        await wait_until(pilot, lambda: preview.query(".focused-match"))
+        await wait_until(pilot, lambda: preview.focused_message)
         await typed(pilot, "zebracertx")  # no hits: the list is empty at once, the preview waits
-        assert preview.session_id is not None and preview.query(".preview-message")
-        await wait_until(pilot, lambda: not preview.query(".preview-message"))
+        assert preview.session_id is not None and preview.messages
+        await wait_until(pilot, lambda: not preview.messages)
         assert preview.session_id is None and "No matches for 'zebracertx'" in screen_text(app)
 
 

@@ -74,7 +74,7 @@ def test_tree_snapshot_with_compression_lineage_and_branch(snap_compare, db: Ses
     async def run_before(pilot) -> None:
         tree = await loaded(pilot, 12)
         tree.select_session(SECOND)
-        await wait_until(pilot, lambda: pilot.app.screen.query(".preview-message"))
+        await wait_until(pilot, lambda: pilot.app.screen.preview.messages)
         await pilot.pause()
 
     assert snap_compare(ScreenHost(lambda: SessionsScreen(db)), terminal_size=SIZE, run_before=run_before)

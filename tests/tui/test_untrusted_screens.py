@@ -32,7 +32,7 @@ from hermes_tui.screens.usage import UsageScreen
 from hermes_tui.untrusted import visible, visible_line
 from hermes_tui.widgets.session_tree import SessionTree
 from tests.hostile_text import HOSTILE, LONE_CR, LONG_LINE, SHOWN_ESC
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, wait_until
+from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, shows_match, wait_until
 from tests.tui.test_untrusted_text import (
     ESCAPE_TITLE,
     MARKUP_TITLE,
@@ -133,7 +133,7 @@ async def test_a_search_hit_opened_and_the_summaries_are_literal(hostile_home: P
         await pilot.press(*"pwned")  # only in the escaped session: "title\x1b]0;PWNED-TITLE\x07set"
         await wait_until(pilot, lambda: search.shown_query == "pwned" and search.hits)
         await pilot.press("down", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and app.screen.query(".focused-match"))
+        await wait_until(pilot, lambda: isinstance(app.screen, HitView) and shows_match(app.screen))
         hit = app.screen
         assert isinstance(hit, HitView) and hit.session_id == escaped
         assert visible_line(f"Search hit in “{ESCAPE_TITLE}”") in shown(hit.query_one("#hit-title"))
