@@ -17,8 +17,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from hermes_tui.screens.frame_pacing import PromptFrames
 
-class Confirm(ModalScreen[bool]):
+
+class Confirm(PromptFrames, ModalScreen[bool]):
     """``dismiss(True)`` on y (after the grace period), ``dismiss(False)`` on n/escape; enter answers
     the default."""
 

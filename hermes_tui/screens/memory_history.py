@@ -30,6 +30,7 @@ from engine.memory.store import HEADERS, TARGETS
 from engine.memory.undo import undo_change
 from engine.store import SessionDB
 from hermes_tui.formatting import one_line, utc_text
+from hermes_tui.screens.frame_pacing import PromptFrames
 from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.widgets.footer import CoalescingFooter
 from hermes_tui.widgets.literal import literal, literal_line
@@ -78,7 +79,7 @@ def origin_text(entry: str, origin: Change | None, session_title: str | None) ->
     return Content("\n").join(lines)
 
 
-class SessionAtMessage(ModalScreen[str | None]):
+class SessionAtMessage(PromptFrames, ModalScreen[str | None]):
     """A session's transcript scrolled to one message; ``enter`` resumes the session in the chat."""
 
     DEFAULT_CSS = """

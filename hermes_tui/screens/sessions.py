@@ -27,6 +27,7 @@ from engine.store import SessionDB
 from engine.store.maintenance import Removal
 from engine.store.models import Session, TreeNode
 from hermes_tui.screens.confirm import Confirm
+from hermes_tui.screens.frame_pacing import PromptFrames
 from hermes_tui.screens.read_mark import read_mark
 from hermes_tui.screens.styled_once import StyledOnceScreen
 from hermes_tui.ui_thread import deliver
@@ -77,7 +78,7 @@ def removal_text(plan: Removal) -> Content:
     return Content("\n").join(lines)
 
 
-class RenameSession(ModalScreen[str | None]):
+class RenameSession(PromptFrames, ModalScreen[str | None]):
     """One line to edit the title; enter saves, escape cancels.
 
     A title holding control characters is shown with them visible; saving that text unchanged

@@ -18,12 +18,15 @@ from __future__ import annotations
 from textual import events, on
 from textual.screen import Screen, ScreenResultType
 
+from hermes_tui.screens.frame_pacing import PromptFrames
 
-class StyledOnceScreen(Screen[ScreenResultType]):
+
+class StyledOnceScreen(PromptFrames, Screen[ScreenResultType]):
     """A ``Screen`` restyled on resume only when the stylesheet changed since it was last styled
     (a theme switch parses a new one), and laid out again only when its size changes.
 
-    It has no breakpoint classes (``HORIZONTAL_BREAKPOINTS``): Textual sets those on a resize.
+    Its frames come at the next free slot after a pause (``PromptFrames``). It has no breakpoint
+    classes (``HORIZONTAL_BREAKPOINTS``): Textual sets those on a resize.
     """
 
     _styled_with: object = None  # the stylesheet's rules when this screen was last styled
