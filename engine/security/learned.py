@@ -16,8 +16,8 @@ not depend on set order (hash seeds): the same text always gets the same verdict
 A long text is scored in windows of ``window`` characters (overlapping by a fifth), and its score
 is the highest window's, so a payload inside a long file is not diluted and the cost stays linear.
 The scanner consults this layer only when no pattern hit, and blocks at the threshold of the
-text's length band (``thresholds``: chosen by cross-validation on the tuning part so that no
-out-of-fold tuning text is flagged); the hit is ``learned.injection`` with the window's most
+text's length band (``thresholds``: chosen by cross-validation on the tuning part so that about
+one out-of-fold tuning text in a thousand is flagged); the hit is ``learned.injection`` with the window's most
 telling features as the excerpt.
 """
 

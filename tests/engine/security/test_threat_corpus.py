@@ -114,14 +114,12 @@ def rates(split: str) -> tuple[float, float, list[str]]:
 
 
 def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
-    """The figures of bench/RESULTS.md (89.5 % blocked, 1.3 % flagged): a change may not lose ground."""
+    """The figures of bench/RESULTS.md (91.0 % blocked, 1.3 % flagged): a change may not lose ground."""
     blocked, fp, fps = rates("heldout")
-    assert blocked >= 535 / 598, f"held-out attacks blocked {blocked:.1%}"
+    assert blocked >= 544 / 598, f"held-out attacks blocked {blocked:.1%}"
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
-@pytest.mark.xfail(reason="issue 15's target is not met yet: 89.5 % of held-out attacks blocked (bench/RESULTS.md)",
-                   strict=True)
 def test_held_out_attacks_blocked_and_benign_flagged_meet_the_targets() -> None:
     blocked, fp, _ = rates("heldout")
     assert blocked >= 0.90 and fp <= 0.02, (blocked, fp)
