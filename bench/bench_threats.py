@@ -108,7 +108,7 @@ def load_fresh(folder: str = "fresh") -> list[dict]:
     return rows
 
 
-def fresh_section(rows: list[dict]) -> list[str]:
+def fresh_section(rows: list[dict], part: str = "fresh") -> list[str]:
     results = {r["id"]: hits(r) for r in rows}
     caught = {k: bool(v) for k, v in results.items()}
     patterns = {k: any(m.category != "learned" for m in v) for k, v in results.items()}
@@ -116,9 +116,10 @@ def fresh_section(rows: list[dict]) -> list[str]:
     benign = [r["id"] for r in rows if r["label"] == "benign"]
     lines = ["| part | attacks blocked | benign flagged | attacks blocked, no learned layer | benign flagged, no learned layer |",
              "|---|---|---|---|---|",
-             f"| fresh | {pct(sum(caught[i] for i in attacks), len(attacks))} | {pct(sum(caught[i] for i in benign), len(benign))} "
+             f"| {part} | {pct(sum(caught[i] for i in attacks), len(attacks))} | {pct(sum(caught[i] for i in benign), len(benign))} "
              f"| {pct(sum(patterns[i] for i in attacks), len(attacks))} | {pct(sum(patterns[i] for i in benign), len(benign))} |"]
-    return lines + breakdown(rows, caught, "family", "Fresh rows by family", "family") \
+    return lines + breakdown(rows, caught, "source", "Fresh rows by set", "set") \
+        + breakdown(rows, caught, "family", "Fresh rows by family", "family") \
         + breakdown(rows, caught, "lang", "Fresh rows by language", "language")
 
 
@@ -179,7 +180,7 @@ def main() -> None:
     fresh_rows = load_fresh()
     fresh = fresh_section(fresh_rows)
     dev_rows = load_fresh("dev")
-    dev = fresh_section(dev_rows)[:3]
+    dev = fresh_section(dev_rows, "dev")[:3]
     speed = speed_section(rows)
     counts = defaultdict(int)
     for r in rows:

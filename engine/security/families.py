@@ -1370,7 +1370,7 @@ _CONFIG_ANCHORS = ("agents.md", "agent.md", "claude.md", ".cursorrules", ".cline
 AGENT_CONFIG: tuple[Pattern, ...] = (
     Pattern(
         "agent_config.edit",
-        _CONFIG_ANCHORS,
+        _CONFIG_ANCHORS + ("approval", "redact_secrets"),
         r"\b(?:update|modify|edit|write|change|append|add|insert|put|overwrite|replace|rewrite|create|register|set|alter)\b" + gap(80, L) + _CONFIG_FILES
         + r"|" + _CONFIG_FILES + gap(40, L) + r"\b(?:so (?:that )?(?:it|the assistant|every agent)|to say|to allow|to disable|tells? (?:every|the|all) (?:agent|model|assistant)|(?:and )?(?:add|append|insert|write|put)s? (?:a |an |this |the following )?(?:rule|line|instruction|note|section|entry)|that says)\b"
         r"|\b(?:set |change )?(?:memory\.)?write_approval (?:to |=|: ?)?(?:false|off|no|0)\b|\bredact_secrets (?:to |=|: ?)?(?:false|off|no|0)\b|\bapprovals? off\b"

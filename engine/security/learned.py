@@ -1,7 +1,7 @@
 """The learned layer: a linear model over character n-grams, words and concepts, for attacks no pattern describes.
 
 The model is logistic regression over the presence of features of the folded text
-(``normalize.fold`` then the look-alike skeleton): character 3-, 4- and 5-grams, words and word
+(``normalize.fold`` then the look-alike skeleton, URL hosts and mail domains masked: ``without_hosts``): character 3-, 4- and 5-grams, words and word
 pairs (a character of Chinese, Japanese or Hangul counts as a word), and *concepts*
 (``concepts``: every language's word for "ignore", "previous", "instructions", "reveal", "system
 prompt" … read as one name, and which concept follows which), so what it learns from an English
@@ -17,7 +17,7 @@ A long text is scored in windows of ``window`` characters (overlapping by a fift
 is the highest window's, so a payload inside a long file is not diluted and the cost stays linear.
 The scanner consults this layer only when no pattern hit, and blocks at the threshold of the
 text's length band (``thresholds``: chosen by cross-validation on the tuning part so that about
-one out-of-fold tuning text in a thousand is flagged); the hit is ``learned.injection`` with the window's most
+two out-of-fold tuning texts in a thousand are flagged); the hit is ``learned.injection`` with the window's most
 telling features as the excerpt.
 """
 
@@ -95,6 +95,7 @@ class Model:
         return [t for start, t in self.thresholds if length >= start][-1]
 
     def score_window(self, folded: str) -> tuple[float, list[str]]:
+        folded = without_hosts(folded)
         tokens = _TOKEN.findall(folded)
         if len(set(tokens)) < MIN_WORDS:
             return 0.0, []  # too few words to judge: "note 00000 xxxx…" is not language the model knows
@@ -121,6 +122,18 @@ class Model:
         return best
 
 
+# A URL's host or an address's domain: what the text points at, not what it says. Corpus hosts
+# are made up (attacks' "x.example", "hooks.example.net"), so a host learned as a cue flags any note
+# naming a like one ("The status page is https://status.example.com" scored 0.95 before hosts were
+# masked); the scheme, the path and the words around the link still count.
+_HOST = re.compile(r"(?<=://)[^\s/?#)\]>\"'`]+|(?<=\w@)[\w-]+(?:\.[\w-]+)+")
+
+
+def without_hosts(folded: str) -> str:
+    """``folded`` with every URL host and e-mail domain replaced by ``h``."""
+    return _HOST.sub("h", folded) if ("://" in folded or "@" in folded) else folded
+
+
 def prepare(text: str) -> str:
     """The form the model reads: folded, with look-alike letters mapped to ASCII."""
     folded = normalize.fold(text)
@@ -140,6 +153,11 @@ def readings(text: str) -> list[str]:
 # or of Hangul: word features of such text are then its characters and character pairs.
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|\w+")
 _CONCEPT_GAP = 8  # tokens between two concepts that still make a pair
+
+
+def tokens(text: str) -> list[str]:
+    """The words the model reads in ``text`` (a CJK or Hangul character is one)."""
+    return _TOKEN.findall(prepare(text))
 
 
 def grams(folded: str, sizes: tuple[int, ...], tokens: list[str] | None = None) -> set[str]:
