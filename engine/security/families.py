@@ -1557,7 +1557,7 @@ _SENSITIVE = (rf"(?:{_SN}|{words(*_RULE_NOUNS)}\b|memory|memories|memoria|memoir
               rf"chat history|conversation|historial|historique|verlauf|cronologia|historico|историю|переписку|对话记录|会話履歴|대화 기록|سجل المحادثة|चैट)")
 # literals of which every _SENSITIVE match holds one: the pattern runs only on text that has one
 _SENSITIVE_LITERALS = (STRONG_NOUNS + _RULE_NOUNS + (
-    "memor", "speicher", "памят", "记忆", "メモリ", "메모리", "ذاكرة", "ذاكرتك", "मेमोरी", "api", "key", "secret", "passw", "passphrase",
+    "memor", "memoire", "speicher", "памят", "记忆", "メモリ", "메모리", "ذاكرة", "ذاكرتك", "मेमोरी", "api", "key", "secret", "passw", "passphrase",
     "token", "credential", "ssh", "env", "cookie", "session", "bank", "card", "2fa", "otp", "recovery", "contrasen", "mot de passe",
     "passwort", "senha", "пароль", "пароли", "токен", "密码", "密钥", "令牌", "パスワード", "トークン", "비밀번호", "토큰", "كلمة المرور",
     "كلمات المرور", "पासवर्ड", "टोकन", "config", "settings", "ajustes", "parametres", "einstellungen", "impostazioni", "настроик",
