@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from engine.memory import MemoryStore, PendingQueue
+from engine.security import scan
 from engine.store import SessionDB
 from hermes_tui.app import HermesApp
 from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
@@ -202,6 +203,8 @@ async def test_model_text_reply_tool_call_prompt_and_auto_title_are_literal(
         hostile_home: Path, title_llm: LoopbackLLM) -> None:
     reply = "Here you go:\n\n" + "\n\n".join(VALUES)
     staged = HOSTILE["spaced click"] + " " + HOSTILE["capital link"]
+    # the write must be staged, not refused: a retrained learned layer that blocks it fails here, not in a 30 s wait
+    assert not scan(staged), f"the threat scanner now refuses the staged text: {scan(staged)}"
     calls = [ToolCallSpec("memory", json.dumps({"action": "add", "target": "user", "content": staged}), id="c1"),
              ToolCallSpec(HOSTILE["click"], json.dumps({"q": HOSTILE["osc title"]}), id="c2")]
     title_llm.push(Reply(text=reply, tool_calls=calls, chunk_chars=7), Reply(text="done " + HOSTILE["csi wipe"]))
