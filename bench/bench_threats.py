@@ -42,7 +42,7 @@ def scan(text: str) -> list:
     """The scanner without its memo of short texts nor ``normalize.views``' memory of the last few
     texts: every timed scan pays for all its work. (A repeated 100 kB scan found its chunks' views
     remembered while a 1 MB scan, of more chunks than the memory holds, did not: the linear-cost
-    ratio read 12.4–12.7× with the memory and ~11× without.)"""
+    ratio read 12.4–12.7× with the memory and 10.3–10.5× without.)"""
     normalize._remembered_views.cache_clear()
     return _scan(text)
 
