@@ -91,8 +91,8 @@ def load() -> list[tuple[str, int, bool, str]]:
     return data
 
 
-def featurize(text: str) -> list[int]:
-    return sorted(learned.bucket_ids(learned.grams(learned.without_hosts(learned.prepare(text)[:WINDOW]), SIZES), BUCKETS))
+def featurize(text: str, buckets: int) -> list[int]:
+    return sorted(learned.bucket_ids(learned.grams(learned.without_hosts(learned.prepare(text)[:WINDOW]), SIZES), buckets))
 
 
 def train(examples: list[tuple[list[int], int]], n_features: int, epochs: int = 10, l2: float = 1e-4,
@@ -131,14 +131,14 @@ def train(examples: list[tuple[list[int], int]], n_features: int, epochs: int = 
 def averaged(examples: list[tuple[list[int], int]], args: argparse.Namespace) -> tuple[list[float], float]:
     """The mean of the models AdaGrad fits with each of ``args.seeds`` (the order it visits the rows
     in): one linear model, whose scores move less with the order than any single fit's."""
-    fits = [train(examples, BUCKETS, epochs=args.epochs, l2=args.l2, seed=seed) for seed in args.seeds]
+    fits = [train(examples, args.buckets, epochs=args.epochs, l2=args.l2, seed=seed) for seed in args.seeds]
     return [sum(ws) / len(fits) for ws in zip(*(w for w, _ in fits))], sum(b for _, b in fits) / len(fits)
 
 
 def packed(weights: list[float], bias: float, thresholds: list[tuple[int, float]]) -> dict:
     """The model file's fields for ``weights`` (what ``learned.Model`` reads)."""
     scale, data = learned.pack(weights)
-    return {"version": 3, "ngrams": list(SIZES), "window": WINDOW, "bias": round(bias, 5), "buckets": BUCKETS,
+    return {"version": 3, "ngrams": list(SIZES), "window": WINDOW, "bias": round(bias, 5), "buckets": len(weights),
             "thresholds": [[start, round(t, 4)] for start, t in thresholds], "scale": scale, "weights": data}
 
 
@@ -188,11 +188,13 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1e-4)  # round 4: 1e-5, 1e-4, 3e-4, 1e-3 cross-validated; see RESULTS
     parser.add_argument("--seeds", type=lambda v: [int(x) for x in v.split(",")], default=[7, 11, 13, 17, 19],
                         help="the orders AdaGrad visits the rows in, one fit each, averaged (comma-separated)")
+    parser.add_argument("--buckets", type=int, default=BUCKETS, help="weights the features are hashed into")
+    parser.add_argument("--out", type=Path, default=learned.MODEL_PATH, help="where to write the model")
     parser.add_argument("--cv-only", action="store_true", help="report the cross-validated figures, write nothing")
     parser.add_argument("--save-scores", type=Path, help="write the out-of-fold scores here (JSON)")
     args = parser.parse_args()
     data = load()
-    examples = [(featurize(t), y) for t, y, _, _ in data]
+    examples = [(featurize(t, args.buckets), y) for t, y, _, _ in data]
     folds = 5
     # folds by group: a base text and its disguises, or near-duplicate community prompts, never sit
     # on both sides of a fold, so the cross-validated figures are not flattered by copies
@@ -216,9 +218,8 @@ def main() -> None:
     out = {**packed(weights, bias, thresholds),
            "trained_on": "tests/data/threat_corpus/eval.jsonl split=tune and split=train + tests/data/threat_corpus/corpus.jsonl",
            "cross_validated": {"attacks_caught": round(caught, 4), "benign_flagged": round(flagged, 4)}}
-    learned.MODEL_PATH.write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"{learned.MODEL_PATH.relative_to(ROOT)}: {BUCKETS} weights, "
-          f"{learned.MODEL_PATH.stat().st_size / 1024:.0f} KiB", file=sys.stderr)
+    args.out.write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"{args.out}: {args.buckets} weights, {args.out.stat().st_size / 1024:.0f} KiB", file=sys.stderr)
 
 
 if __name__ == "__main__":
