@@ -202,11 +202,12 @@ _COLON = re.compile(r"[:：]\s|[:：](?=[^\s\"'“‘«「『„])")  # "Note: i
 
 
 def _sentence_before(text: str, start: int) -> str:
-    """The sentence of ``text`` up to ``start`` (at most ``_BACK`` characters)."""
-    sentence = text[max(0, start - _BACK) : start]
-    if (ends := list(_SENTENCE_END.finditer(sentence))):
-        sentence = sentence[ends[-1].end() :]
-    return sentence
+    """The sentence of ``text`` up to ``start`` (at most ``_BACK`` characters). The character at
+    ``start`` is seen too, so a full stop right before a hit that opens with a line break ends the
+    sentence there ("… a long file.\nbrowsing agent: …" has nothing before the hit)."""
+    lo = max(0, start - _BACK)
+    ends = [m for m in _SENTENCE_END.finditer(text, lo, min(len(text), start + 1)) if m.end() <= start]
+    return text[ends[-1].end() if ends else lo : start]
 
 
 def _last_clause(sentence: str) -> str:
