@@ -338,7 +338,7 @@ def _scan(text: str) -> list[ThreatMatch]:
     return found
 
 
-_PROSE = 0.1  # the learned layer's score under which plainly written hits are read as prose about attacks
+_PROSE = 0.2  # the learned layer's score under which plainly written hits are read as prose about attacks
 _PROSE_WORDS = 8  # distinct words a text needs before its stance is judged
 
 
