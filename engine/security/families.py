@@ -269,7 +269,7 @@ PROMPT_INJECTION: tuple[Pattern, ...] = (
     ),
     Pattern(
         "prompt_injection.system_override",
-        ("prompt", "system", "developer message", "override", "update"),
+        ("prompt", "system", "message", "instructions", "override", "update"),
         r"\bsystem ?prompt (?:override|overwrite|replacement|update)\b|\b(?:instructions?|prompt|polic(?:y|ies)|rules?|directives?) (?:override|update)\s*[:\]】]|\b(?:override|overwrite|replace|rewrite|bypass|supersede)s? (?:the |your |any |all )?(?:system|developer|original|initial) (?:prompt|message|instructions)\b",
         ("SYSTEM PROMPT OVERRIDE:", "Override your system prompt"),
     ),
