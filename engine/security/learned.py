@@ -156,8 +156,9 @@ _CONCEPT_GAP = 8  # tokens between two concepts that still make a pair
 
 
 def tokens(text: str) -> list[str]:
-    """The words the model reads in ``text`` (a CJK or Hangul character is one)."""
-    return _TOKEN.findall(prepare(text))
+    """The words the model reads in ``text`` (a CJK or Hangul character is one): of ``prepare(text)``,
+    taken from ``readings`` so the views the patterns just read are not folded again."""
+    return _TOKEN.findall(readings(text)[0])
 
 
 def grams(folded: str, sizes: tuple[int, ...], tokens: list[str] | None = None) -> set[str]:

@@ -364,10 +364,10 @@ def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
     if any(m.category not in FRAMED_FAMILIES or m.pattern_id.startswith(_NEVER_PROSE) for m in found):
         return False  # before any pass over the text: a long file with a secret or hidden markup pays nothing here
     plain = " ".join(text.lower().split())
-    if any(m.excerpt.rstrip("…") not in plain for m in found):
+    excerpts = [m.excerpt.rstrip("…") for m in found]
+    # not as written (decoded, folded), or the text opens with the attack's words: an order, not a report
+    if any(e not in plain or plain.startswith(e) for e in excerpts):
         return False
-    if any(plain.startswith(m.excerpt.rstrip("…")) for m in found):
-        return False  # the text opens with the attack's words: an order, not a report of one
     current = learned.model()
     if current is None or len(set(learned.tokens(text))) < _PROSE_WORDS:
         return False  # a heading, a name or a bare order: no prose around the hit to judge
