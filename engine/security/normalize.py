@@ -54,6 +54,11 @@ def strip_marks(text: str) -> str:
     return unicodedata.normalize("NFC", _MARKS_RE.sub("", decomposed)) if _MARKS_RE.search(decomposed) else text
 
 
+def has_loose_marks(composed: str) -> bool:
+    """Whether NFC-composed text still holds a combining mark ``fold`` strips: one no letter absorbed."""
+    return _MARKS_RE.search(composed) is not None
+
+
 def fold(text: str, collapse: bool = True) -> str:
     """NFKC, ignorables and generic combining marks removed, casefolded, spaces collapsed."""
     folded = unicodedata.normalize("NFKC", text)

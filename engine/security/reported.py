@@ -309,6 +309,20 @@ def someone_elses(text: str, start: int, end: int) -> bool:
     return bool(clause.strip()) and not _IMPERATIVE.match(clause) and not _OBLIGED.search(sentence)
 
 
+# The speaker's own earlier words: "Disregard what I said yesterday about tabs", "Ignore my previous
+# formatting instructions", "Desconsidere minha instrução antiga sobre usar Yarn" — a person changing
+# a preference they gave, which the assistant should follow, not its instructions being overridden.
+_SPEAKERS_OWN = re.compile(
+    r"\b(?:my|what i (?:said|wrote|asked|told you)|i (?:said|asked|told you)|mes|ma|mon|ce que je|mis|mi (?:instruccion|indicacion|regla|pedido|mensaje)|lo que (?:te )?dije|"
+    r"minhas?|meus?|o que eu (?:disse|falei)|mie|mio|mia|miei|quello che ti ho detto|meine[nrms]?|was ich|"
+    r"мои|мою|мой|мое|моих|что я)\b|我(?:之前|昨天|刚才|上次|以前)?(?:说|讲|提|写|定)的|我的|私の|私が|내가|제가|मेरे|मेरी|मैंने|تعليماتي|ما قلته")
+
+
+def speakers_own(excerpt: str) -> bool:
+    """Whether an override hit's words name the speaker's own earlier instructions ("my", "what I said")."""
+    return _SPEAKERS_OWN.search(excerpt) is not None
+
+
 EXAMPLES_FRAMED = (
     "DAN prompts were an early jailbreak family: they asked the chatbot to pretend it had no restrictions at all.",
     "Our eval set includes prompts that ask the model to ignore its instructions, each paired with a look-alike.",
