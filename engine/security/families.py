@@ -358,7 +358,7 @@ PROMPT_INJECTION: tuple[Pattern, ...] = (
     Pattern(
         "prompt_injection.deception",
         ("user", "hidden", "secret", "mention", "tell", "know", "notice", "reveal", "disclos", "acknowledg", "regardless",
-         "no need", "flag", "announc", "report", "surfac"),
+         "no need", "flag", "announc", "report", "surfac", "human", "owner", "operator"),
         # "don't tell the user that you …" / "… about this", not "don't tell the user about minor lint fixes"
         r"\b(?:do not|don't|dont|never) (?:tell|inform|notify|alert|warn|let|show|mention (?:it|this|that) to) (?:the |your )?(?:user|owner|human|operator)\b(?: know)?"
         r"(?: (?:that|what|when|how|where|why|you|this|these|it)\b| about (?:this|it|these|that|the (?:memory|note|instruction|change|request|upload|transfer|call|command|key|token)s?)\b|\s*[.!;]|\s*$)"
