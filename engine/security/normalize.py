@@ -54,9 +54,23 @@ def strip_marks(text: str) -> str:
     return unicodedata.normalize("NFC", _MARKS_RE.sub("", decomposed)) if _MARKS_RE.search(decomposed) else text
 
 
+_GENERIC_MARKS_RE = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+# Full-width punctuation and the ideographic space, as Chinese and Japanese are written ("，" "：" "（"),
+# not full-width letters or digits (``ｃｕｒｌ`` is a disguise)
+_WIDE_PUNCTUATION_RE = re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+
+
 def has_loose_marks(composed: str) -> bool:
-    """Whether NFC-composed text still holds a combining mark ``fold`` strips: one no letter absorbed."""
-    return _MARKS_RE.search(composed) is not None
+    """Whether NFC-composed text still holds a generic combining mark (strike-through, stacked accents):
+    one no letter absorbed. Arabic harakat and the Devanagari nukta are how those scripts are written."""
+    return _GENERIC_MARKS_RE.search(composed) is not None
+
+
+def as_written(composed: str) -> str:
+    """NFC-composed text spelt as ``fold`` spells it where writing differs only in form: accents and
+    the marks ``fold`` drops removed, full-width punctuation made narrow, casefolded, spaces collapsed."""
+    narrow = _WIDE_PUNCTUATION_RE.sub(lambda m: unicodedata.normalize("NFKC", m.group()), strip_marks(composed))
+    return " ".join(narrow.casefold().split())
 
 
 def fold(text: str, collapse: bool = True) -> str:

@@ -377,14 +377,15 @@ def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
 
 
 def _as_written(text: str) -> str:
-    """``text`` as the excerpts spell it, undoing only what writing a language does: accented letters
-    lose their accents ("instrução" → "instrucao", as ``normalize.fold`` spells excerpts), case is
-    folded and spaces collapsed. A mark no letter absorbs (``I̶g̶n̶o̶r̶e̶``'s strike-through) is a
-    disguise, so such text keeps its marks and no folded excerpt is found in it."""
+    """``text`` as the excerpts spell it, undoing only what writing a language does
+    (``normalize.as_written``): accents ("instrução" → "instrucao", as ``normalize.fold`` spells
+    excerpts), harakat, full-width punctuation ("，" → ","), case and runs of spaces. A generic mark
+    no letter absorbs (``I̶g̶n̶o̶r̶e̶``'s strike-through) is a disguise, so such text keeps its marks and
+    no folded excerpt is found in it."""
     composed = unicodedata.normalize("NFC", text)
     if _normalize.has_loose_marks(composed):
         return " ".join(composed.casefold().split())
-    return " ".join(_normalize.strip_marks(composed).casefold().split())
+    return _normalize.as_written(composed)
 
 
 _SEAM = 300  # characters of each neighbour looked at: a split attack sits at the seam
