@@ -247,7 +247,7 @@ PROMPT_INJECTION: tuple[Pattern, ...] = (
         "prompt_injection.goal_hijack",
         ("rest of", "rather than", "instead of", "only the following", "nothing else", "except", "ignore it", "ignore them",
          "disregard it", "forget it", "instructions found", "instructions contained", "instructions embedded", "authority as",
-         "came from the user", "more than", "over the system", "use this analysis", "use this note", "use this information",
+         "came from the user", "more than", "over the system", "system prompt", "developer message", "system instructions", "use this analysis", "use this note", "use this information",
          "listen", "follow", "obey", "heed", "pretend",
          "written by", "sent by", "injected by", "planted by", "inserted by", "added by", "replace your", "user", "summari",
          "summary", "translation", "review"),
