@@ -60,17 +60,15 @@ _GENERIC_MARKS_RE = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\
 _WIDE_PUNCTUATION_RE = re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 
 
-def has_loose_marks(composed: str) -> bool:
-    """Whether NFC-composed text still holds a generic combining mark (strike-through, stacked accents):
-    one no letter absorbed. Arabic harakat and the Devanagari nukta are how those scripts are written."""
-    return _GENERIC_MARKS_RE.search(composed) is not None
-
-
-def as_written(composed: str) -> str:
-    """NFC-composed text spelt as ``fold`` spells it where writing differs only in form: accents and
-    the marks ``fold`` drops removed, full-width punctuation made narrow, casefolded, spaces collapsed."""
-    narrow = _WIDE_PUNCTUATION_RE.sub(lambda m: unicodedata.normalize("NFKC", m.group()), strip_marks(composed))
-    return " ".join(narrow.casefold().split())
+def as_written(text: str) -> str:
+    """``text`` spelt as ``fold`` spells excerpts, undoing only what writing a language does: accents
+    ("instrução" → "instrucao"), harakat and the nukta, full-width punctuation ("，" → ","), case and
+    runs of spaces. A generic mark no letter absorbs (``I̶g̶n̶o̶r̶e̶``'s strike-through) is a disguise:
+    such text keeps its marks, so no folded excerpt is found in it."""
+    composed = unicodedata.normalize("NFC", text)
+    if not _GENERIC_MARKS_RE.search(composed):
+        composed = _WIDE_PUNCTUATION_RE.sub(lambda m: unicodedata.normalize("NFKC", m.group()), strip_marks(composed))
+    return " ".join(composed.casefold().split())
 
 
 def fold(text: str, collapse: bool = True) -> str:

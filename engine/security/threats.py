@@ -364,7 +364,7 @@ def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
     """
     if any(m.category not in FRAMED_FAMILIES or m.pattern_id.startswith(_NEVER_PROSE) for m in found):
         return False  # before any pass over the text: a long file with a secret or hidden markup pays nothing here
-    plain = _as_written(text)
+    plain = _normalize.as_written(text)
     excerpts = [(m.excerpt.rstrip("…"), m.category == "prompt_injection") for m in found]
     # not as written (decoded, folded), or the text opens with the attack's words: an order, not a
     # report, unless they override the speaker's own words ("Ignore my previous formatting instructions …")
@@ -374,18 +374,6 @@ def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
     if current is None or len(set(learned.tokens(text))) < _PROSE_WORDS:
         return False  # a heading, a name or a bare order: no prose around the hit to judge
     return current.score(text)[0] < _PROSE
-
-
-def _as_written(text: str) -> str:
-    """``text`` as the excerpts spell it, undoing only what writing a language does
-    (``normalize.as_written``): accents ("instrução" → "instrucao", as ``normalize.fold`` spells
-    excerpts), harakat, full-width punctuation ("，" → ","), case and runs of spaces. A generic mark
-    no letter absorbs (``I̶g̶n̶o̶r̶e̶``'s strike-through) is a disguise, so such text keeps its marks and
-    no folded excerpt is found in it."""
-    composed = unicodedata.normalize("NFC", text)
-    if _normalize.has_loose_marks(composed):
-        return " ".join(composed.casefold().split())
-    return _normalize.as_written(composed)
 
 
 _SEAM = 300  # characters of each neighbour looked at: a split attack sits at the seam
