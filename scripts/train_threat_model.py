@@ -10,8 +10,9 @@ cross-validation and the final fit, two folds at a time).
 The blocking thresholds (one per length band, ``BANDS``: entries under 400 characters, and longer
 texts) are chosen by 5-fold cross-validation (folds by ``group``, so a text and its disguises or
 near-copies never sit on both sides): per band, the lowest threshold at which the out-of-fold
-benign rows (every row is scored once by the model that did not see it) are flagged at most
-``--max-fp`` of the time, and never below ``FLOOR``. The default is 0.4 % (0.2 % until the fifteenth
+benign rows of the calibration reference (every row is scored once by the model that did not see
+it; the reference is every benign row up to the twentieth round's files, ``calibrates``) are
+flagged at most ``--max-fp`` of the time, and never below ``FLOOR``. The default is 0.4 % (0.2 % until the fifteenth
 round): the layer backs up the patterns and may flag about four tuning texts in a thousand. Since the
 fourteenth round most train-only benign rows are hard negatives written to look like attacks, so the
 budget is spent on them, not on typical notes; at 0.2 % the fifteenth round's threshold was 0.951,
@@ -165,17 +166,37 @@ BANDS = (0, 400)
 FLOOR = 0.9  # no band blocks below this probability, however few benign texts it has
 
 
-def choose_thresholds(scored: list[tuple[float, int, int]], max_fp: float) -> list[tuple[int, float]]:
-    """Per length band, the lowest threshold flagging at most ``max_fp`` of its out-of-fold benign rows."""
+# The benign rows that calibrate: every benign row the model learns from except those of the hand-
+# written training files after ``own/train_wording{LAST_CALIBRATING_FILE}.txt``. Since the
+# fourteenth round each round adds hard negatives written to look like attacks, and with all benign
+# rows calibrating the 0.4 % quantile rose with their share, not with what ordinary notes score
+# (twenty-second round: 0.919 → 0.926, its new benign rows alone would put it at 0.946). The
+# reference is frozen at the twentieth round's files (already a third hard negatives), so later
+# files teach the model without raising the bar. Raise the number only for a file of ordinary notes.
+LAST_CALIBRATING_FILE = 48
+
+
+def calibrates(group: str) -> bool:
+    """Whether a benign row of ``group`` (``own:<file>:<line>`` for hand-written rows) is in the
+    calibration reference."""
+    later = re.match(r"own:train_wording(\d+)\.txt:", group)
+    return not later or int(later.group(1)) <= LAST_CALIBRATING_FILE
+
+
+def choose_thresholds(scored: list[tuple[float, int, int]], max_fp: float,
+                      reference: list[bool]) -> list[tuple[int, float]]:
+    """Per length band, the lowest threshold flagging at most ``max_fp`` of the out-of-fold benign rows
+    of the calibration ``reference`` (one flag per row of ``scored``)."""
     out = []
     for i, start in enumerate(BANDS):
         end = BANDS[i + 1] if i + 1 < len(BANDS) else 1 << 62
-        benign = sorted((p for p, y, n in scored if not y and start <= n < end), reverse=True)
+        benign = sorted((p for (p, y, n), ref in zip(scored, reference) if ref and not y and start <= n < end),
+                        reverse=True)
         allowed = int(max_fp * len(benign))
         t = benign[allowed] + 1e-6 if allowed < len(benign) else FLOOR
         out.append((start, max(FLOOR, t)))
         attacks = [p for p, y, n in scored if y and start <= n < end]
-        print(f"  band {start}–{end if end < 1 << 62 else '∞'} chars: {len(attacks)} attacks, {len(benign)} benign; "
+        print(f"  band {start}–{end if end < 1 << 62 else '∞'} chars: {len(attacks)} attacks, {len(benign)} calibrating benign; "
               f"threshold {out[-1][1]:.4f} → attacks {sum(p >= out[-1][1] for p in attacks) / max(1, len(attacks)):.1%}",
               file=sys.stderr)
     return out
@@ -212,7 +233,7 @@ def main() -> None:
     scored = [(by_row[i], y, len(t)) for i, (t, y, _, _) in enumerate(data)]  # (probability, is_attack, length)
     if args.save_scores:
         args.save_scores.write_text(json.dumps(scored), encoding="utf-8")
-    thresholds = choose_thresholds(scored, args.max_fp)
+    thresholds = choose_thresholds(scored, args.max_fp, [calibrates(group) for _, _, _, group in data])
     caught = sum(p >= threshold_for(thresholds, n) for p, y, n in scored if y) / max(1, sum(y for _, y, _ in scored))
     flagged = sum(p >= threshold_for(thresholds, n) for p, y, n in scored if not y) / max(1, sum(1 - y for _, y, _ in scored))
     print(f"cross-validated: thresholds {thresholds} → attacks {caught:.1%}, benign flagged {flagged:.2%} "
