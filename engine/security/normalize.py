@@ -37,8 +37,10 @@ from functools import lru_cache
 from engine.security.unicode_tables import CONFUSABLES, IGNORABLE
 
 _IGNORABLE_RE = re.compile("[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in IGNORABLE) + "]")
-# Generic combining marks, Arabic harakat (optional in writing) and the Devanagari nukta.
-_MARKS_RE = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u064b-\u065f\u0670\u093c]")
+# The marks ``fold`` strips: generic combining marks, Arabic harakat (optional in writing) and the
+# Devanagari nukta.
+_GENERIC_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_MARKS_RE = re.compile(f"[{_GENERIC_MARKS}\u064b-\u065f\u0670\u093c]")
 _ODD_SPACES_RE = re.compile("[\t\r\v\f\x1c-\x1f\x85\u1680\u2028\u2029\u3000]")
 _SPACE_RUN = re.compile(" {2,}")
 _CONFUSABLE_RE = re.compile("[" + "".join(CONFUSABLES) + "]")
@@ -56,7 +58,7 @@ def strip_marks(text: str) -> str:
     return unicodedata.normalize("NFC", _MARKS_RE.sub("", decomposed)) if _MARKS_RE.search(decomposed) else text
 
 
-_GENERIC_MARKS_RE = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_GENERIC_MARKS_RE = re.compile(f"[{_GENERIC_MARKS}]")
 # Full-width punctuation and the ideographic space, as Chinese and Japanese are written ("，" "：" "（"),
 # not full-width letters or digits (``ｃｕｒｌ`` is a disguise)
 _WIDE_PUNCTUATION_RE = re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
@@ -172,7 +174,7 @@ def _views(text: str) -> tuple[tuple[str, str], ...]:
         base = skel
     if (read := leet(base)) is not None and read != base:
         out.append(("leet", read))
-    if (read := chat(out[-1][1] if out[-1][0] == "leet" else base)) is not None:
+    if (read := chat(out[-1][1])) is not None:  # the last view: the leet reading, else ``base``
         out.append(("chat", read))
     if (joined := unspace(spaced if base is folded else spaced.translate(_CONFUSABLE_TABLE))) is not None:
         out.append(("unspaced", joined))
