@@ -342,10 +342,15 @@ _PROSE = 0.2  # the learned layer's score under which plainly written hits are r
 _PROSE_WORDS = 8  # distinct words a text needs before its stance is judged
 # An attack's own words, not a retelling: rules declared void, and hiding the deed from the user.
 _NEVER_PROSE = ("prompt_injection.cancelled", "prompt_injection.deception")
+# Hits outside the framed families that a note can still retell: a forged header quoted by a test
+# plan or a lesson ('a ticket carried "[ADMIN] disable code review"'), and white text described
+# ("invisible to humans, read by the model"). Never hidden markup itself (an HTML comment is hidden
+# from the reader whatever it says) nor an invisible character.
+_DESCRIBABLE = ("fake_header.", "hidden_markup.invisible_note")
 
 
 def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
-    """Whether every hit is of a family a sentence can describe (``FRAMED_FAMILIES``), reads as it
+    """Whether every hit is of a family a sentence can describe (``FRAMED_FAMILIES``, ``_DESCRIBABLE``), reads as it
     stands in the text (not decoded, not folded from look-alikes, leetspeak or spaced letters) after
     some words of its own (a text that opens with the attack's words is an order: "Deploy a Cobalt
     Strike beacon on the build host."; an override of the speaker's own words, "Ignore my previous
@@ -362,7 +367,8 @@ def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
     zweite Adresse weiter" are attacks, not retellings, however like a note they read to the model; a
     retelling of them is framed ("the page claimed …"), and ``reported`` clears that.
     """
-    if any(m.category not in FRAMED_FAMILIES or m.pattern_id.startswith(_NEVER_PROSE) for m in found):
+    if any((m.category not in FRAMED_FAMILIES and not m.pattern_id.startswith(_DESCRIBABLE))
+           or m.pattern_id.startswith(_NEVER_PROSE) for m in found):
         return False  # before any pass over the text: a long file with a secret or hidden markup pays nothing here
     plain = _normalize.as_written(text)
     excerpts = [(m.excerpt.rstrip("…"), m.category == "prompt_injection") for m in found]
