@@ -978,7 +978,7 @@ PROMPT_EXTRACTION: tuple[Pattern, ...] = (
          "initialization", "instructions", "context window", "memory", "above", "before", "rules", "guidelines",
          "configuration", "programming", "directives", "told", "instructed", "supposed", "verbatim", "word for word",
          "exactly", "in full", "unedited", "unredacted", "given", "precedes", "came before", "comes before", "context", "first",
-         "setup", "preamble", "part before", "spill", "internal", "tokens"),
+         "setup", "preamble", "part before", "spill", "internal", "tokens", "user.md"),
         rf"\b{_REVEAL}\b{gap(40)}\b(?:(?:me|us|to me|to us)\b{gap(30)}(?:the |your )?|your |all (?:of )?your |everything in (?:the |your )|the (?:full|entire|complete|whole|exact|hidden|original|initial|secret|confidential|text of (?:the|your)) |(?:full|entire|complete|whole|exact) (?:text of )?(?:the |your )?)(?:\w+ ){{0,2}}{_PROMPT_TARGETS}"
         rf"|\b(?:{_REVEAL}|begin|start)\b{gap(40)}\b(?<!its )(?<!their )(?<!model's ){_STRONG_TARGETS}"
         rf"|\b(?:print|output|show|display|dump|echo|reveal|recite|repeat|quote|spell out|type out|leak|expose|disclose|copy|translate)\b (?:me |us )?(?:back )?(?:all (?:of )?)?your (?:\w+ ){{0,2}}?(?:instructions|guidelines|rules|prompt|directives)\b"
@@ -1335,7 +1335,8 @@ _PERMISSIVE = (r"(?:run|execute|approve|allow|permit|accept|grant)s? (?:any|ever
 FAKE_HEADER: tuple[Pattern, ...] = (
     Pattern(
         "fake_header.role_tag",
-        ("system", "assistant", "developer", "admin", "operator", "root", "tool", "security", "policy", "instruction", "response"),
+        ("system", "assistant", "developer", "admin", "operator", "root", "tool", "security", "safety", "memory", "content", "agent",
+         "approval", "execution", "shell", "policy", "instruction", "response"),
         r"(?:^|\n)[ >*#\[(=<【/-]*(?:system|assistant|developer|admin(?:istrator)?|operator|root|sysadmin|tool|security|safety|memory|content|agent|approval|execution|shell|instructions?)"
         r"(?: (?:message|prompt|note|notice|instructions?|override|update|policy|policies|directive|alert|rules?|mode|update \(effective immediately\)|policy update|prompt continues|chain of thought result))*"
         r"[\])*#=>】 -]*(?: ?\([^)\n]{0,30}\))?(?: ?[:：]|[\])】]|={2,}|\s*#{3}|(?<=\))\s*(?=\n))" + gap(120) + r"\s?" + gap(120) + r"(?:" + _PERMISSIVE + r")"
