@@ -74,6 +74,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from engine.security import control_words
 from engine.security import normalize as _normalize
 from engine.security.normalize import strip_marks
 
@@ -1724,7 +1725,7 @@ _ENGLISH_CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 CONCEPTS: dict[str, tuple[str, ...]] = {
     name: tuple(sorted({*_ENGLISH_CONCEPTS.get(name, ()), *(w for lex in LEXICONS for w in getattr(lex, name))}))
-    for name in _LEXICON_FIELDS}
+    for name in _LEXICON_FIELDS} | control_words.CONCEPTS  # waived controls: learned-only, no pattern reads them
 
 
 def _vocabulary() -> set[str]:

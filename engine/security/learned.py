@@ -17,7 +17,7 @@ A long text is scored in windows of ``window`` characters (overlapping by a fift
 is the highest window's, so a payload inside a long file is not diluted and the cost stays linear.
 The scanner consults this layer only when no pattern hit, and blocks at the threshold of the
 text's length band (``thresholds``: chosen by cross-validation on the tuning part so that about
-nine out-of-fold reference texts in a thousand are flagged); the hit is ``learned.injection`` with the window's most
+ten out-of-fold reference texts in a thousand are flagged); the hit is ``learned.injection`` with the window's most
 telling features as the excerpt.
 """
 
