@@ -844,6 +844,13 @@ LEXICONS = tuple(replace(lex, **{k: getattr(lex, k) + v for k, v in _TENTH_WORDS
 _DEST_LITERALS = ("http", "ftp", "@") + tuple(f"{d}." for d in "0123456789")
 
 
+# Chinese words for what only an assistant has (its instructions, prompt, settings), and for whose a
+# rule is (the assistant's, the one it received): a cancelled rule is an attack only when it is the
+# assistant's (``_lexicon_patterns``).
+_ZH_ASSISTANT_NOUNS = ("指令", "指示", "提示词", "提示", "设定", "安全规则", "系统设定", "安全准则")
+_ZH_WHOSE = ("你", "此前", "收到的", "助手", "智能体", "模型", "机器人", "ai")
+
+
 def _lexicon_patterns(lex: Lexicon) -> tuple[Pattern, ...]:
     """The override, extraction, persona, exfil and address patterns of one language."""
     v, n, q = words(*lex.verbs), words(*lex.nouns), words(*lex.quals)
@@ -862,7 +869,15 @@ def _lexicon_patterns(lex: Lexicon) -> tuple[Pattern, ...]:
     else:
         override = rf"{v}{sep}{{0,{g}}}?(?:{q}{sep}{{0,25}}?{n}|{n}{sep}{{0,25}}?{q}|{n}\b)"
     add("prompt_injection.ignore_previous", lex.nouns, override)
-    cancelled = rf"{n}{sep}{{0,{g}}}?{words(*lex.cancelled)}|{words(*lex.forget_all)}"
+    cancelled_nouns = n
+    if lex.lang == "zh":
+        # "旧规则作废", "旧版隐私政策作废" are project notes: a rule, policy or requirement is the assistant's
+        # only when said so ("之前的规则", "你的规定", "助手的保密规定", "此前收到的限制"); its
+        # instructions, prompt or settings are the assistant's by their name
+        own = words(*_ZH_ASSISTANT_NOUNS)
+        generic = words(*[w for w in lex.nouns if w not in _ZH_ASSISTANT_NOUNS])
+        cancelled_nouns = rf"(?:{own}|(?:{q}|{words(*_ZH_WHOSE)}){sep}{{0,8}}?{generic})"
+    cancelled = rf"{cancelled_nouns}{sep}{{0,{g}}}?{words(*lex.cancelled)}|{words(*lex.forget_all)}"
     if lex.new_header:
         cancelled += rf"|(?:^|\n)[ #*>\[【(=-]*{words(*lex.new_header)}[ *\]】)]*(?:[:：\n]|$)"
     add("prompt_injection.cancelled", lex.nouns + lex.forget_all + lex.new_header, cancelled)
