@@ -5,7 +5,8 @@ The model is logistic regression over the presence of features of the folded tex
 pairs (a character of Chinese, Japanese or Hangul counts as a word), and *concepts*
 (``concepts``: every language's word for "ignore", "previous", "instructions", "reveal", "system
 prompt" … read as one name, and which concept follows which), so what it learns from an English
-override also counts for a Turkish one. It is trained by ``scripts/train_threat_model.py`` on the
+override also counts for a Turkish one; likewise "skip", "approval", "per head office" (``control_words``)
+for a business control waived in any trade. It is trained by ``scripts/train_threat_model.py`` on the
 tuning and train-only parts of ``tests/data/threat_corpus/eval.jsonl`` and the older hand-written
 corpus (never the held-out part). Each feature is hashed (CRC-32) into one of ``buckets`` weights,
 so every feature the training saw keeps its share in a file of fixed size (``threat_model.json``:
