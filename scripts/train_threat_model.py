@@ -12,15 +12,17 @@ texts) are chosen by 5-fold cross-validation (folds by ``group``, so a text and 
 near-copies never sit on both sides): per band, the lowest threshold at which the out-of-fold
 benign rows of the calibration reference (every row is scored once by the model that did not see
 it; the reference is every benign row up to the twentieth round's files, ``calibrates``) are
-flagged at most ``--max-fp`` of the time, and never below ``FLOOR``. The default is 1.1 % (1.05 % in the
-twenty-eighth round, 0.9 % before it, 0.4 % until the twenty-sixth, 0.2 % until the fifteenth): the layer backs up the patterns
+flagged at most ``--max-fp`` of the time, and never below ``FLOOR``. The default is 1.05 % (1.1 % in the
+twenty-ninth round, 1.05 % in the twenty-eighth, 0.9 % before it, 0.4 % until the twenty-sixth, 0.2 % until
+the fifteenth): the layer backs up the patterns
 and may flag about ten reference texts in a thousand, most of them hard negatives. The budget is the target's
 (at most 2 % of benign text flagged) less a margin for text unlike ours: the highest rate at which neither the
 dev nor the held-out benign rows are flagged more than 1.5 % of the time, re-found for each model
 (twenty-fourth round's: 0.4 % → 0.919, dev 1.0 % / held-out 0.7 %; 0.9 % → 0.859, 1.4 % / 1.3 %; 1 % →
 0.845, 1.6 % / 1.3 %. Twenty-eighth round's: 0.9 % → 0.863, dev 0.9 % / held-out 1.3 %; 1.05 % → 0.844,
 0.9 % / 1.5 %; 1.1 % → 0.837, held-out 1.6 %. Twenty-ninth round's: 1.05 % → 0.851, dev 0.9 % /
-held-out 1.5 %; 1.1 % → 0.848, the same; 1.15 % → 0.84, held-out 1.6 %), and ``FLOOR`` came down from 0.9 with it (0.84 since the
+held-out 1.5 %; 1.1 % → 0.848, the same; 1.15 % → 0.84, held-out 1.6 %. Thirtieth round's: 1.05 % → 0.847, dev 0.9 % /
+held-out 1.5 %; 1.1 % → 0.842, held-out 1.6 %), and ``FLOOR`` came down from 0.9 with it (0.84 since the
 twenty-eighth round, so the long band, whose few calibrating rows leave it at the floor, moves with the budget).
 Since the
 fourteenth round most train-only benign rows are hard negatives written to look like attacks, so the
@@ -55,7 +57,7 @@ validated it caught 43.3 % at 0.958, a figure that no longer rests on one draw o
 Five fits since the tenth round: on its corpus, cross-validated short band 46.0 % at 0.952 with
 three seeds, 48.8 % at 0.946 with five (7–19), 46.8 % at 0.950 with seven (7–29); five was taken.
 
-    .venv/bin/python scripts/train_threat_model.py [--max-fp 0.011] [--cv-only] [--seeds 7,11,13,17,19]
+    .venv/bin/python scripts/train_threat_model.py [--max-fp 0.0105] [--cv-only] [--seeds 7,11,13,17,19]
         [--buckets 131072] [--out engine/security/threat_model.json] [--save-scores FILE]
 """
 
@@ -218,7 +220,7 @@ def threshold_for(thresholds: list[tuple[int, float]], length: int) -> float:
 def main() -> None:
     global _STATE
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--max-fp", type=float, default=0.011)
+    parser.add_argument("--max-fp", type=float, default=0.0105)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--l2", type=float, default=1e-4)  # round 4: 1e-5, 1e-4, 3e-4, 1e-3 cross-validated; see RESULTS
     parser.add_argument("--seeds", type=lambda v: [int(x) for x in v.split(",")], default=[7, 11, 13, 17, 19],
