@@ -377,7 +377,8 @@ async def test_a_slow_first_page_is_not_waited_for_and_shows_when_read(upstream_
         await wait_until(pilot, lambda: frames)  # the screen is drawn while the page is still being read
         assert not app.screen.tree.root.children
         release.set()
-        await wait_until(pilot, lambda: app.screen.tree.root.children)
+        # the lineages are drawn in a frame after the tree holds them: wait for that frame, not the nodes
+        await wait_until(pilot, lambda: app.screen.tree.root.children and frames[-1])
         assert frames[0] is False and frames[-1] is True
     close_app(app)
 
