@@ -49,8 +49,10 @@ Families (the id's first part) and what each is for:
 
 Languages: the override, cancel, extraction, persona, exfil, addressed-to-the-AI and deception
 patterns exist for English and, through one ``Lexicon`` each, Chinese, Spanish, French, German,
-Portuguese, Italian, Russian, Japanese, Korean, Arabic, Hindi, Turkish, Persian, Vietnamese, Dutch,
-Polish, Indonesian and Ukrainian; ``CHINESE`` adds phrasings of the first scanner. ``_WIDER`` adds
+Portuguese, Italian, Russian, Japanese, Korean, Arabic and Hindi, and (``more_languages``) Turkish,
+Polish, Dutch, Swedish, Danish, Norwegian, Finnish, Czech, Romanian, Hungarian, Greek, Hebrew,
+Ukrainian, Persian, Vietnamese, Indonesian, Thai and Bengali; ``CHINESE`` adds phrasings of the
+first scanner. ``_WIDER`` adds
 the second round's wordings ("the rules you started with no longer count", "your real task is",
 a persona renamed with no rules, "developer mode enabled"), ``_SIXTH`` and ``_NINTH`` later rounds'
 (concealment from the user in every language: "sans en informer l'utilisateur", "不必告知");
@@ -74,7 +76,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from engine.security import control_words
+from engine.security import control_words, more_languages
 from engine.security import normalize as _normalize
 from engine.security.normalize import strip_marks
 
@@ -571,39 +573,10 @@ LEXICONS: tuple[Lexicon, ...] = (
             unrestricted=("कोई पाबंदी नहीं", "बिना किसी फ़िल्टर", "बिना किसी फिल्टर", "बिना किसी रोक", "सारे नियम हटा", "सभी कंटेंट नीतियों को अनदेखा", "कोई नियम नहीं"),
             send=("भेजो", "भेज दो", "अपलोड", "भेजें"),
             verb_last=True),
-    Lexicon("tr", verbs=("yok say", "gormezden gel", "unut", "uyma"), nouns=("talimatlari", "talimatlar", "kurallari", "kurallar", "istemi", "yonergeleri"),
-            quals=("onceki", "tum", "butun", "sistem", "ilk"), cancelled=("gecersiz", "iptal edildi"), forget_all=("her seyi unut",),
-            reveal=("goster", "tekrarla", "yazdir"), prompt=("sistem istemini", "sistem istemi", "gizli talimatlar"), persona=("artik sen", "gibi davran", "gelistirici modu"),
-            unrestricted=("kisitlamasiz", "sinirsiz", "filtresiz"), send=("gonder", "yukle")),
-    Lexicon("fa", verbs=("نادیده بگیر", "نادیده بگیرید", "فراموش کن", "فراموش کنید", "پیروی نکن", "کنار بگذار"),
-            nouns=("دستورهای", "دستورات", "دستورالعمل", "دستورالعملها", "قوانین", "قواعد", "محدودیتها", "پیامهای", "پیام سیستمی"),
-            quals=("قبلی", "تمام", "همه", "سیستمی", "اولیه", "پیشین"), cancelled=("لغو شد", "دیگر معتبر نیست", "باطل شد"),
-            forget_all=("همه چیز را فراموش کن",), reveal=("نشان بده", "بنویس", "تکرار کن", "فاش کن", "چاپ کن"),
-            prompt=("پیام سیستمی", "دستورهای سیستمی", "دستورات پنهان", "دستورالعملهای مخفی", "پرامپت سیستم"),
-            persona=("تو اکنون", "از این به بعد تو", "وانمود کن", "حالت توسعهدهنده", "نقش"),
-            unrestricted=("بدون محدودیت", "بدون فیلتر", "بدون هیچ محدودیتی", "بدون هیچ قانونی"), send=("ارسال کن", "بفرست"),
-            verb_last=True, suspended=("حالت توسعهدهنده فعال", "فیلترهای امنیتی غیرفعال"), real_task=("وظیفه واقعی تو",)),
-    Lexicon("vi", verbs=("bo qua", "quen", "phot lo", "khong tuan theo"), nouns=("huong dan", "chi dan", "quy tac", "lenh", "loi nhac"),
-            quals=("truoc do", "truoc", "tat ca", "he thong", "ban dau"), cancelled=("khong con hieu luc", "bi huy"), forget_all=("quen het",),
-            reveal=("hien thi", "lap lai", "in ra", "cho toi xem"), prompt=("loi nhac he thong", "huong dan an"), persona=("bay gio ban la", "gia vo ban la", "che do nha phat trien"),
-            unrestricted=("khong gioi han", "khong co han che"), send=("gui", "tai len")),
-    Lexicon("nl", verbs=("negeer", "vergeet", "volg niet"), nouns=("instructies", "regels", "richtlijnen", "prompt"),
-            quals=("vorige", "eerdere", "alle", "oorspronkelijke", "systeem"), cancelled=("zijn vervallen", "niet meer geldig"), forget_all=("vergeet alles",),
-            reveal=("laat", "toon", "herhaal", "print"), prompt=("systeemprompt", "verborgen instructies"), persona=("je bent nu", "doe alsof je", "ontwikkelaarsmodus"),
-            unrestricted=("zonder beperkingen", "zonder filters"), send=("stuur", "upload")),
-    Lexicon("pl", verbs=("zignoruj", "ignoruj", "zapomnij", "nie stosuj sie"), nouns=("instrukcje", "polecenia", "zasady", "reguly", "prompt"),
-            quals=("poprzednie", "wszystkie", "wczesniejsze", "systemowe", "pierwotne"), cancelled=("sa niewazne", "zostaly anulowane"), forget_all=("zapomnij o wszystkim",),
-            reveal=("pokaz", "powtorz", "wypisz"), prompt=("prompt systemowy", "ukryte instrukcje"), persona=("jestes teraz", "udawaj, ze jestes", "tryb dewelopera"),
-            unrestricted=("bez ograniczen", "bez filtrow"), send=("wyslij", "przeslij")),
-    Lexicon("id", verbs=("abaikan", "lupakan", "jangan ikuti"), nouns=("instruksi", "aturan", "perintah", "petunjuk"),
-            quals=("sebelumnya", "semua", "sistem", "awal"), cancelled=("tidak berlaku lagi", "dibatalkan"), forget_all=("lupakan semuanya",),
-            reveal=("tampilkan", "ulangi", "tunjukkan"), prompt=("prompt sistem", "instruksi tersembunyi"), persona=("sekarang kamu adalah", "berpura-puralah", "mode pengembang"),
-            unrestricted=("tanpa batasan", "tanpa filter"), send=("kirim", "unggah")),
-    Lexicon("uk", verbs=("ігноруи", "ігнорувати", "забудь", "не слухаи"), nouns=("інструкції", "вказівки", "правила", "промпт"),
-            quals=("усі", "всі", "попередні", "системні", "початкові"), cancelled=("більше не діють", "скасовані"), forget_all=("забудь усе",),
-            reveal=("покажи", "повтори", "виведи"), prompt=("системнии промпт", "приховані інструкції"), persona=("тепер ти", "прикинься", "режим розробника"),
-            unrestricted=("без обмежень", "без фільтрів"), send=("надішли", "завантаж")),
 )
+# The languages beyond the twelve, from ``more_languages``
+LEXICONS += tuple(Lexicon(lang, verb_last=lang in more_languages.VERB_LAST, **fields)
+                  for lang, fields in more_languages.lexicon_fields().items())
 
 
 # The rest of each language's vocabulary: indirect-injection address, headings, deception, exfil data.
@@ -1601,7 +1574,7 @@ _HEADING_WORDS = ("system", "systeme", "sistema", "systemnachricht", "systemmeld
                   "администратор", "管理员", "管理者", "관리자", "المسؤول", "एडमिन", "operator", "operateur", "operador", "operatore",
                   "оператор", "オペレーター", "운영자", "المشغل", "policy", "politique", "politica", "richtlinie", "политики", "策略",
                   "ポリシー", "정책", "سياسة", "नीति", "override", "overrides", "trust & safety", "trust and safety", "platform team",
-                  "plateforme", "plataforma", "piattaforma", "plattform", "платформа", "平台", "プラットフォーム", "플랫폼", "المنصة")
+                  "plateforme", "plataforma", "piattaforma", "plattform", "платформа", "平台", "プラットフォーム", "플랫폼", "المنصة") + more_languages.headings()
 # a line that starts "Policy:" is usually a policy; one that starts "SYSTEM NOTICE:" or "Admin:" claims authority
 _AUTHORITY_WORDS = tuple(w for w in _HEADING_WORDS if w not in ("policy", "politique", "politica", "richtlinie", "политики", "策略",
                                                                "ポリシー", "정책", "سياسة", "नीति"))

@@ -150,9 +150,9 @@ def readings(text: str) -> list[str]:
     return [main] + [views[name] for name in ("leet", "unspaced") if name in views and views[name] != main]
 
 
-# A token is a word, or one character of a script written without spaces (Chinese, Japanese kana)
-# or of Hangul: word features of such text are then its characters and character pairs.
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|\w+")
+# A token is a word, or one character of a script written without spaces (Chinese, Japanese kana,
+# Thai) or of Hangul: word features of such text are then its characters and character pairs.
+_TOKEN = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|\w+")
 _CONCEPT_GAP = 8  # tokens between two concepts that still make a pair
 
 
