@@ -15,7 +15,7 @@ it; the reference is every benign row up to the twentieth round's files, ``calib
 flagged at most ``--max-fp`` of the time, and never below ``FLOOR``. The budget is the target's (at
 most 2 % of benign text flagged) less a margin for text unlike ours: the highest rate at which neither
 the dev nor the held-out benign rows are flagged more than 1.5 % of the time, re-found for each model
-(1.15 % for the thirty-first round's model; bench/RESULTS.md has each round's budget, thresholds and
+(1.2 % for the thirty-second round's model; bench/RESULTS.md has each round's budget, thresholds and
 flag rates). The layer
 backs up the patterns and may flag about ten reference texts in a thousand, most of them hard
 negatives. ``FLOOR`` (0.84 since the twenty-eighth round, 0.85 before, 0.9 until the twenty-sixth) holds the long
@@ -52,7 +52,7 @@ validated it caught 43.3 % at 0.958, a figure that no longer rests on one draw o
 Five fits since the tenth round: on its corpus, cross-validated short band 46.0 % at 0.952 with
 three seeds, 48.8 % at 0.946 with five (7–19), 46.8 % at 0.950 with seven (7–29); five was taken.
 
-    .venv/bin/python scripts/train_threat_model.py [--max-fp 0.0115] [--cv-only] [--seeds 7,11,13,17,19]
+    .venv/bin/python scripts/train_threat_model.py [--max-fp 0.012] [--cv-only] [--seeds 7,11,13,17,19]
         [--buckets 131072] [--out engine/security/threat_model.json] [--save-scores FILE]
 """
 
@@ -215,7 +215,7 @@ def threshold_for(thresholds: list[tuple[int, float]], length: int) -> float:
 def main() -> None:
     global _STATE
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--max-fp", type=float, default=0.0115)
+    parser.add_argument("--max-fp", type=float, default=0.012)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--l2", type=float, default=1e-4)  # round 4: 1e-5, 1e-4, 3e-4, 1e-3 cross-validated; see RESULTS
     parser.add_argument("--seeds", type=lambda v: [int(x) for x in v.split(",")], default=[7, 11, 13, 17, 19],

@@ -51,8 +51,8 @@ Languages: the override, cancel, extraction, persona, exfil, addressed-to-the-AI
 patterns exist for English and, through one ``Lexicon`` each, Chinese, Spanish, French, German,
 Portuguese, Italian, Russian, Japanese, Korean, Arabic and Hindi, and (``more_languages``) Turkish,
 Polish, Dutch, Swedish, Danish, Norwegian, Finnish, Czech, Romanian, Hungarian, Greek, Hebrew,
-Ukrainian, Persian, Vietnamese, Indonesian, Thai and Bengali; ``CHINESE`` adds phrasings of the
-first scanner. ``_WIDER`` adds
+Ukrainian, Bulgarian, Serbian, Persian, Urdu, Vietnamese, Indonesian, Malay, Tagalog, Swahili, Thai
+and Bengali; ``CHINESE`` adds phrasings of the first scanner. ``_WIDER`` adds
 the second round's wordings ("the rules you started with no longer count", "your real task is",
 a persona renamed with no rules, "developer mode enabled"), ``_SIXTH`` and ``_NINTH`` later rounds'
 (concealment from the user in every language: "sans en informer l'utilisateur", "不必告知");
@@ -1580,7 +1580,8 @@ _AUTHORITY_WORDS = tuple(w for w in _HEADING_WORDS if w not in ("policy", "polit
                                                                "ポリシー", "정책", "سياسة", "नीति"))
 _HEADING = (rf"(?:(?:^|[\n\"“„«「:：.])\s*(?:[\[【<{{(]|#{{2,}}|={{2,}}|-{{3,}}|\*{{2,}})\s*(?:begin |start )?[\w&' -]{{0,24}}?{words(*_HEADING_WORDS)}[^\]】>\n]{{0,40}}?(?:[\]】>)]|#{{2,}}|={{2,}}|-{{3,}}|\*{{2,}})"
             rf"|(?:^|\n)\s*(?:message from the |nachricht vom |mensaje del |message de l'|messaggio del )?[\w&' -]{{0,24}}?{words(*_AUTHORITY_WORDS)}(?: [\w-]+){{0,3}}\s*(?:\([^)\n]{{0,30}}\))?\s*[:：])")
-_ABOUT_THE_ASSISTANT = (rf"(?:{_AI_ANY}\b|{words(*_RULE_NOUNS)}\b|filters?|"
+# an AI word as a word of its own: "ai" ending Hungarian "éjszakai", "ia" ending "exigencia" name no one
+_ABOUT_THE_ASSISTANT = (rf"(?:(?<![a-z]){_AI_ANY}\b|{words(*_RULE_NOUNS)}\b|filters?|"
                         + "|".join(words(*(w for lex in LEXICONS for w in getattr(lex, name))) for name in ("nouns", "unrestricted", "suspended", "cancelled"))
                         + ")")
 # An agent's settings weakened, named by what they are rather than by file ("approval_mode to never in

@@ -343,10 +343,13 @@ def test_a_cancelled_chinese_rule_is_an_override_only_when_it_is_the_assistants(
     "Nu uita de regulile de formatare de mai sus.",
     "Kod incelemesinde önceki kuralları unutma, testleri de çalıştır.",
     "אל תשכח את ההוראות הקודמות לגבי עיצוב הקוד.",
+    # a heading followed by a word that merely ends like "ai" or "ia"
+    "Admin jegyzet: a mentőszerver a backup.tolna-soft.hu gépre költözött; az éjszakai mentés 02:30-kor fut.",
+    "Резервационната система е на https://rez.trakia-hotels.bg, бекендът слуша на порт 8443.",
 ])
 def test_a_word_of_a_wider_language_inside_another_text_is_not_an_order(text: str) -> None:
     wider = {f"_{lang}" for lang in more_languages.lexicon_fields()} | {f".{lang}" for lang in more_languages.lexicon_fields()}
-    assert not [i for i in ids(text) if any(i.endswith(tag) for tag in wider)], ids(text)
+    assert not [i for i in ids(text) if any(i.endswith(tag) for tag in wider) or i == "fake_header.forged"], ids(text)
 
 
 def test_a_persian_word_matches_with_its_non_joiner_typed_or_spaced() -> None:
