@@ -17,7 +17,8 @@ most 2 % of benign text flagged) less a margin for text unlike ours: the highest
 the dev nor the held-out benign rows are flagged more than 1.5 % of the time, re-found for each model
 (1.2 % for the thirty-second and thirty-third rounds' models, where the floor binds;
 bench/RESULTS.md has each round's budget, thresholds and flag rates). The layer backs up the
-patterns and may flag about ten reference texts in a thousand, most of them hard negatives. ``FLOOR`` (0.84 since the twenty-eighth round, 0.85 before, 0.9 until the twenty-sixth) holds the long
+patterns and may flag about ten reference texts in a thousand, most of them hard negatives.
+``FLOOR`` (0.84 since the twenty-eighth round, 0.85 before, 0.9 until the twenty-sixth) holds the long
 band, whose 36 calibrating rows leave it at the floor, near the short band's threshold. Since the
 fourteenth round most train-only benign rows are hard negatives written to look like attacks, so the
 budget is spent on them, not on typical notes; at 0.2 % the fifteenth round's threshold was 0.951,
