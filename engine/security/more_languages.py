@@ -661,17 +661,21 @@ def _spellings(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(forms))
 
 
+def spelled(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Every word of ``words`` in its folded spellings (``_spellings``), as the patterns match them."""
+    return tuple(s for w in words for s in _spellings(w))
+
+
 def headings() -> tuple[str, ...]:
     """``HEADINGS`` in their folded spellings."""
-    return tuple(s for w in HEADINGS for s in _spellings(w))
+    return spelled(HEADINGS)
 
 
 def talk_about_attacks() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``TALK_ABOUT_ATTACKS`` and ``TALK_ABOUT_ATTACKS_ANYWHERE`` in their folded spellings."""
-    return tuple(tuple(s for w in words for s in _spellings(w)) for words in (TALK_ABOUT_ATTACKS, TALK_ABOUT_ATTACKS_ANYWHERE))
+    return spelled(TALK_ABOUT_ATTACKS), spelled(TALK_ABOUT_ATTACKS_ANYWHERE)
 
 
 def lexicon_fields() -> dict[str, dict[str, tuple[str, ...]]]:
     """Each language's fields with every word in its folded spellings, ready for ``families.Lexicon``."""
-    return {lang: {name: tuple(s for w in items for s in _spellings(w)) for name, items in fields.items()}
-            for lang, fields in _WORDS.items()}
+    return {lang: {name: spelled(items) for name, items in fields.items()} for lang, fields in _WORDS.items()}
