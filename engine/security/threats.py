@@ -338,10 +338,11 @@ def _scan(text: str) -> list[ThreatMatch]:
     return found
 
 
-# the learned layer's score under which plainly written hits are read as prose about attacks: 0.22 since
-# the thirty-second round (0.2 before), whose model scored a documented note 0.21 ("忘掉我昨天说的关于
-# 缩进的要求"); on the dev rows 0.22 clears one more benign note and loses no attack
-_PROSE = 0.22
+# the learned layer's score under which plainly written hits are read as prose about attacks: 0.25 since
+# the thirty-fourth round (0.2 until the thirty-second, then 0.22), whose models scored a documented
+# note 0.21, then 0.24 ("忘掉我昨天说的关于缩进的要求"); on the dev rows 0.25 clears one more benign note
+# and loses one attack, and the held-out rows do not move
+_PROSE = 0.25
 _PROSE_WORDS = 8  # distinct words a text needs before its stance is judged
 # An attack's own words, not a retelling: rules declared void, and hiding the deed from the user.
 _NEVER_PROSE = ("prompt_injection.cancelled", "prompt_injection.deception")
