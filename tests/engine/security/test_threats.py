@@ -177,6 +177,7 @@ PLAIN_FACTS = [
     "Rating: ⭐\ufe0f and ❤\ufe0f",
     "नमस्ते दुनिया: क्\u200dष लिखते समय ZWJ रहता है",  # ZWJ inside an Indic conjunct
     "ai_client = OpenAI(api_key=os.environ['OPENAI_API_KEY'])",
+    "requests.get(url, verify=os.getenv('ENV') != 'local', timeout=10)",  # an env read beside a request sends nothing
     "Authorization header: `curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user`",
 ]
 
