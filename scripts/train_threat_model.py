@@ -4,8 +4,9 @@ Data: the ``tune`` and train-only rows of ``tests/data/threat_corpus/eval.jsonl`
 held-out rows) and the older hand-written ``corpus.jsonl``. Model: logistic regression over the
 presence of character 3/4/5-grams, words, word pairs and concepts of the folded text
 (``engine.security.learned.grams``), each hashed into one of ``BUCKETS`` weights, features scaled by
-1/sqrt(count), L2-regularised, trained by AdaGrad in pure Python (a few minutes for the
-cross-validation and the final fit, two folds at a time).
+1/sqrt(count), L2-regularised, trained by AdaGrad in pure Python (each fold's fits and the
+final model's, one per seed, shared between two processes: about 45 minutes on two cores at 131,072
+buckets; ``--fit-only`` skips the folds, for trying data or settings in about 10).
 
 The blocking thresholds (one per length band, ``BANDS``: entries under 400 characters, and longer
 texts) are chosen by 5-fold cross-validation (folds by ``group``, so a text and its disguises or
@@ -140,10 +141,17 @@ def train(examples: list[tuple[list[int], int]], n_features: int, epochs: int = 
     return weights, bias
 
 
-def averaged(examples: list[tuple[list[int], int]], args: argparse.Namespace) -> tuple[list[float], float]:
+def fit(task: tuple[int | None, int]) -> tuple[list[float], float]:
+    """One AdaGrad fit (``train``) for ``task`` = (fold left out, or None for all rows; seed)."""
+    _, examples, fold_of, args = _STATE
+    k, seed = task
+    rows = examples if k is None else [ex for ex, f in zip(examples, fold_of) if f != k]
+    return train(rows, args.buckets, epochs=args.epochs, l2=args.l2, seed=seed)
+
+
+def averaged(fits: list[tuple[list[float], float]]) -> tuple[list[float], float]:
     """The mean of the models AdaGrad fits with each of ``args.seeds`` (the order it visits the rows
     in): one linear model, whose scores move less with the order than any single fit's."""
-    fits = [train(examples, args.buckets, epochs=args.epochs, l2=args.l2, seed=seed) for seed in args.seeds]
     return [sum(ws) / len(fits) for ws in zip(*(w for w, _ in fits))], sum(b for _, b in fits) / len(fits)
 
 
@@ -154,10 +162,10 @@ def packed(weights: list[float], bias: float, thresholds: list[tuple[int, float]
             "thresholds": [[start, round(t, 4)] for start, t in thresholds], "scale": scale, "weights": data}
 
 
-def fold_scores(k: int) -> list[tuple[int, float]]:
-    """Train without fold ``k`` and score its rows with the packed model, as the scanner would."""
-    data, examples, fold_of, args = _STATE
-    weights, bias = averaged([ex for ex, f in zip(examples, fold_of) if f != k], args)
+def fold_scores(k: int, fits: list[tuple[list[float], float]]) -> list[tuple[int, float]]:
+    """Score fold ``k``'s rows with the packed mean of the fits that left it out, as the scanner would."""
+    data, _, fold_of, _ = _STATE
+    weights, bias = averaged(fits)
     model = learned.Model(packed(weights, bias, [(0, 2.0)]))  # above any probability: no cues wanted
     return [(i, model.score(data[i][0])[0]) for i in range(len(data)) if fold_of[i] == k]
 
@@ -224,6 +232,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=learned.MODEL_PATH, help="where to write the model")
     parser.add_argument("--cv-only", action="store_true", help="report the cross-validated figures, write nothing")
     parser.add_argument("--save-scores", type=Path, help="write the out-of-fold scores here (JSON)")
+    parser.add_argument("--fit-only", action="store_true",
+                        help="skip the cross-validation and block at FLOOR in every band: a quick model for trying "
+                             "data or settings on the dev rows, never one to ship")
     args = parser.parse_args()
     data = load()
     examples = [(featurize(t, args.buckets), y) for t, y, _, _ in data]
@@ -232,24 +243,35 @@ def main() -> None:
     # on both sides of a fold, so the cross-validated figures are not flattered by copies
     fold_of = [zlib.crc32(group.encode()) % folds for _, _, _, group in data]
     _STATE = (data, examples, fold_of, args)
-    # every row is scored once, by the model of the fold that left it out; with no false positive
-    # allowed, more benign rows can only raise a threshold, so all of them calibrate
+    # every fit (each fold's and the final model's, one per seed) is a task of one pool, so both cores
+    # stay busy to the end instead of waiting on a fold's or the final model's seeds one by one
+    tasks = ([] if args.cv_only else [(None, seed) for seed in args.seeds]) \
+        + ([] if args.fit_only else [(k, seed) for k in range(folds) for seed in args.seeds])
     with multiprocessing.get_context("fork").Pool(2) as pool:
-        by_row = dict(pair for part in pool.map(fold_scores, range(folds)) for pair in part)
-    scored = [(by_row[i], y, len(t)) for i, (t, y, _, _) in enumerate(data)]  # (probability, is_attack, length)
-    if args.save_scores:
-        args.save_scores.write_text(json.dumps(scored), encoding="utf-8")
-    thresholds = choose_thresholds(scored, args.max_fp, [calibrates(group) for _, _, _, group in data])
-    caught = sum(p >= threshold_for(thresholds, n) for p, y, n in scored if y) / max(1, sum(y for _, y, _ in scored))
-    flagged = sum(p >= threshold_for(thresholds, n) for p, y, n in scored if not y) / max(1, sum(1 - y for _, y, _ in scored))
-    print(f"cross-validated: thresholds {thresholds} → attacks {caught:.1%}, benign flagged {flagged:.2%} "
-          f"({sum(y for _, y, _ in scored)} attacks, {sum(1 - y for _, y, _ in scored)} benign)", file=sys.stderr)
+        fits = dict(zip(tasks, pool.map(fit, tasks, chunksize=1)))
+        # every row is scored once, by the model of the fold that left it out; with no false positive
+        # allowed, more benign rows can only raise a threshold, so all of them calibrate
+        by_row = dict(pair for part in pool.starmap(fold_scores, [(k, [fits[(k, seed)] for seed in args.seeds])
+                                                                  for k in range(folds) if not args.fit_only])
+                      for pair in part)
+    if args.fit_only:
+        thresholds = [(start, FLOOR) for start in BANDS]
+        caught = flagged = None
+    else:
+        scored = [(by_row[i], y, len(t)) for i, (t, y, _, _) in enumerate(data)]  # (probability, is_attack, length)
+        if args.save_scores:
+            args.save_scores.write_text(json.dumps(scored), encoding="utf-8")
+        thresholds = choose_thresholds(scored, args.max_fp, [calibrates(group) for _, _, _, group in data])
+        caught = sum(p >= threshold_for(thresholds, n) for p, y, n in scored if y) / max(1, sum(y for _, y, _ in scored))
+        flagged = sum(p >= threshold_for(thresholds, n) for p, y, n in scored if not y) / max(1, sum(1 - y for _, y, _ in scored))
+        print(f"cross-validated: thresholds {thresholds} → attacks {caught:.1%}, benign flagged {flagged:.2%} "
+              f"({sum(y for _, y, _ in scored)} attacks, {sum(1 - y for _, y, _ in scored)} benign)", file=sys.stderr)
     if args.cv_only:
         return
-    weights, bias = averaged(examples, args)
+    weights, bias = averaged([fits[(None, seed)] for seed in args.seeds])
     out = {**packed(weights, bias, thresholds),
            "trained_on": "tests/data/threat_corpus/eval.jsonl split=tune and split=train + tests/data/threat_corpus/corpus.jsonl",
-           "cross_validated": {"attacks_caught": round(caught, 4), "benign_flagged": round(flagged, 4)}}
+           "cross_validated": None if caught is None else {"attacks_caught": round(caught, 4), "benign_flagged": round(flagged, 4)}}
     args.out.write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{args.out}: {args.buckets} weights, {args.out.stat().st_size / 1024:.0f} KiB", file=sys.stderr)
 

@@ -31,6 +31,7 @@ import re
 import sys
 import zlib
 from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -65,7 +66,7 @@ def bucket_ids(features: set[str], buckets: int) -> set[int]:
     return set(map(known.__getitem__, features))
 
 
-def pack(weights: list[float]) -> tuple[float, str]:
+def pack(weights: Sequence[float]) -> tuple[float, str]:
     """``(scale, base64)`` of ``weights`` as little-endian 16-bit integers times ``scale``."""
     scale = max(1e-9, max(map(abs, weights), default=0.0)) / 32767
     ints = array("h", (round(w / scale) for w in weights))
@@ -74,11 +75,12 @@ def pack(weights: list[float]) -> tuple[float, str]:
     return scale, base64.b64encode(ints.tobytes()).decode("ascii")
 
 
-def unpack(scale: float, packed: str) -> list[float]:
+def unpack(scale: float, packed: str) -> array:
+    """The weights as an ``array`` of doubles: 8 bytes a weight, where a list of floats costs 32."""
     ints = array("h", base64.b64decode(packed))
     if sys.byteorder != "little":
         ints.byteswap()
-    return [i * scale for i in ints]
+    return array("d", (i * scale for i in ints))
 
 
 class Model:
@@ -89,7 +91,7 @@ class Model:
         # (first length, threshold) bands, longest last
         self.thresholds: list[tuple[int, float]] = [tuple(b) for b in data["thresholds"]]
         self.buckets: int = data["buckets"]
-        self.weights: list[float] = unpack(data["scale"], data["weights"])
+        self.weights: array = unpack(data["scale"], data["weights"])
 
     def threshold(self, length: int) -> float:
         """The blocking probability for a text of ``length`` characters."""
