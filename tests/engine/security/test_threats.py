@@ -456,8 +456,8 @@ def test_the_learned_layer_reads_a_waived_control_as_the_same_concepts_in_every_
 def test_the_shipped_weights_are_one_per_bucket_and_their_16_bit_form_round_trips() -> None:
     model = learned.model()
     assert model is not None and len(model.weights) == model.buckets
-    scale, packed = learned.pack(model.weights)
-    assert learned.unpack(scale, packed) == model.weights
+    scale, packed = learned.pack([i * model.scale for i in model.weights])
+    assert scale == pytest.approx(model.scale, rel=1e-9) and learned.unpack(packed) == model.weights
 
 
 def test_the_learned_layer_reads_leetspeak_as_the_words_it_passes_for() -> None:
