@@ -157,8 +157,8 @@ def fit(task: tuple[int | None, int]) -> tuple[list[float], float]:
 
 
 def averaged(fits: list[tuple[list[float], float]]) -> tuple[list[float], float]:
-    """The mean of the models AdaGrad fits with each of ``args.seeds`` (the order it visits the rows
-    in): one linear model, whose scores move less with the order than any single fit's."""
+    """The mean of ``fits``, one per seed (the order AdaGrad visits the rows in): one linear model,
+    whose scores move less with the order than any single fit's."""
     return [sum(ws) / len(fits) for ws in zip(*(w for w, _ in fits))], sum(b for _, b in fits) / len(fits)
 
 
@@ -169,11 +169,11 @@ def packed(weights: list[float], bias: float, thresholds: list[tuple[int, float]
             "thresholds": [[start, round(t, 4)] for start, t in thresholds], "scale": scale, "weights": data}
 
 
-def fold_scores(k: int, fits: list[tuple[list[float], float]]) -> list[tuple[int, float]]:
-    """Score fold ``k``'s rows with the packed mean of the fits that left it out, as the scanner would."""
+def fold_scores(k: int, fold_model: dict) -> list[tuple[int, float]]:
+    """Score fold ``k``'s rows with ``fold_model`` (``packed``: the mean of the fits that left the fold
+    out), as the scanner would."""
     data, _, fold_of, _ = _STATE
-    weights, bias = averaged(fits)
-    model = learned.Model(packed(weights, bias, [(0, 2.0)]))  # above any probability: no cues wanted
+    model = learned.Model(fold_model)
     return [(i, model.score(data[i][0])[0]) for i in range(len(data)) if fold_of[i] == k]
 
 
@@ -258,9 +258,10 @@ def main() -> None:
         fits = dict(zip(tasks, pool.map(fit, tasks, chunksize=1)))
         # every row is scored once, by the model of the fold that left it out; with no false positive
         # allowed, more benign rows can only raise a threshold, so all of them calibrate
-        by_row = dict(pair for part in pool.starmap(fold_scores, [(k, [fits[(k, seed)] for seed in args.seeds])
-                                                                  for k in range(folds) if not args.fit_only])
-                      for pair in part)
+        # (a fold's model goes to its worker packed, not as its seeds' lists of floats)
+        fold_models = [(k, packed(*averaged([fits[(k, seed)] for seed in args.seeds]), [(0, 2.0)]))  # no cues wanted
+                       for k in range(folds) if not args.fit_only]
+        by_row = dict(pair for part in pool.starmap(fold_scores, fold_models) for pair in part)
     if args.fit_only:
         thresholds = [(start, FLOOR) for start in BANDS]
         caught = flagged = None
