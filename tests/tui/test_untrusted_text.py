@@ -17,6 +17,7 @@ from typing import Iterator
 import pytest
 import yaml
 
+from engine import clock
 from engine.memory import MemoryStore, PendingQueue
 from engine.security import scan
 from engine.store import SessionDB
@@ -27,7 +28,17 @@ from hermes_tui.untrusted import visible
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.chat_messages import ToolBlock
 from tests.hostile_text import HOSTILE, LONE_CR, LONG_LINE, SHOWN_ESC, hostile_actions, leaks
-from tests.tui.helpers import SIZE, close_app, make_app, ready, screen_text, terminal_frame, wait_until, write_config
+from tests.tui.helpers import (
+    FIXED_NOW,
+    SIZE,
+    close_app,
+    make_app,
+    ready,
+    screen_text,
+    terminal_frame,
+    wait_until,
+    write_config,
+)
 
 VALUES = list(HOSTILE.values())
 MARKUP_TITLE = HOSTILE["spaced click"]
@@ -73,10 +84,15 @@ def fill_hostile_home(home: Path, title_llm: LoopbackLLM) -> Path:
     (memories / "MEMORY.md").write_text("\n§\n".join(VALUES[:7]), encoding="utf-8")
     (memories / "USER.md").write_text("\n§\n".join(VALUES[7:]), encoding="utf-8")
     queue = PendingQueue(home)
-    for value in VALUES:
+    # One second apart, so the queue (ordered by time, then by random id) lists them in this order:
+    # the bulk-approval dialog shows the first eight, and those must include an escape sequence.
+    for second, value in enumerate(VALUES):
+        clock.set_clock(lambda second=second: FIXED_NOW + second)
         queue.stage({"action": "add", "target": "memory", "content": value}, origin="foreground")
+    clock.set_clock(lambda: FIXED_NOW + len(VALUES))
     queue.stage({"action": "replace", "target": "user", "old_text": VALUES[8], "content": VALUES[0]},
                 origin="background_review")
+    clock.set_clock(lambda: FIXED_NOW)
     db = SessionDB.open_home(home)
     escaped = db.create_session(source="cli\x1b[31m", model="gpt-4o")
     db.append_messages(escaped, [{"role": "user", "content": f"deploy {v}"} for v in VALUES]
