@@ -5,8 +5,8 @@ held-out rows) and the older hand-written ``corpus.jsonl``. Model: logistic regr
 presence of character 3/4/5-grams, words, word pairs and concepts of the folded text
 (``engine.security.learned.grams``), each hashed into one of ``BUCKETS`` weights, features scaled by
 1/sqrt(count), L2-regularised, trained by AdaGrad in pure Python (each fold's fits and the
-final model's, one per seed, shared between two processes: about 50 minutes on two cores at 524,288
-buckets; ``--fit-only`` skips the folds, for trying data or settings in about 15 minutes).
+final model's, one per seed, shared between two processes: about 70 minutes on two cores at
+1,048,576 buckets; ``--fit-only`` skips the folds, for trying data or settings in about 16 minutes).
 
 The blocking thresholds (one per length band, ``BANDS``: entries under 400 characters, and longer
 texts) are chosen by 5-fold cross-validation (folds by ``group``, so a text and its disguises or
@@ -53,15 +53,17 @@ validated it caught 43.3 % at 0.958, a figure that no longer rests on one draw o
 Five fits since the tenth round: on its corpus, cross-validated short band 46.0 % at 0.952 with
 three seeds, 48.8 % at 0.946 with five (7–19), 46.8 % at 0.950 with seven (7–29); five was taken.
 
-524,288 buckets since the thirty-eighth round (131,072 before): thirty-six languages had outgrown
-the smaller table, where rows added for some languages took as much from the others. Fit on the same
-data and blocking at ``FLOOR``, 131,072 / 262,144 / 524,288 buckets blocked 558 / 560 / 564 of the
-598 held-out attacks with 8 / 8 / 6 of 550 benign rows flagged, and 358 / 365 / 370 of the 393 dev
-attacks in the other languages with 5 / 4 / 2 flags. The file grows with it (1.4 MB) and training
-takes longer; a score costs about the same (0.84 ms median per entry, 0.81 ms before).
+1,048,576 buckets since the thirty-ninth round (524,288 in the thirty-eighth, 131,072 before):
+thirty-six languages had outgrown the smaller tables, where rows added for some languages took as
+much from the others. Fit on the same data and blocking at ``FLOOR``, 131,072 / 262,144 / 524,288
+buckets blocked 558 / 560 / 564 of the 598 held-out attacks with 8 / 8 / 6 of 550 benign rows
+flagged, and 358 / 365 / 370 of the 393 dev attacks in the other languages with 5 / 4 / 2 flags;
+the next doubling gained far less (565 / 6 and 373 / 3, with the thirty-ninth round's rows), and is
+about the last worth its size. The file grows with it (2.7 MB) and training takes longer; a score
+costs about the same.
 
     .venv/bin/python scripts/train_threat_model.py [--max-fp 0.012] [--cv-only] [--seeds 7,11,13,17,19]
-        [--buckets 524288] [--out engine/security/threat_model.json] [--save-scores FILE]
+        [--buckets 1048576] [--out engine/security/threat_model.json] [--save-scores FILE]
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ from engine.security import learned
 CORPUS_DIR = ROOT / "tests" / "data" / "threat_corpus"
 SIZES = (3, 4, 5)
 WINDOW = 1500
-BUCKETS = 1 << 19  # 131,072 until the thirty-eighth round; see bench/RESULTS.md
+BUCKETS = 1 << 20  # 524,288 in the thirty-eighth round, 131,072 before; see bench/RESULTS.md
 
 
 def _shingles(text: str) -> set[str]:

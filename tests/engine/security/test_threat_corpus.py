@@ -114,16 +114,16 @@ def rates(split: str) -> tuple[float, float, list[str]]:
 
 
 def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
-    """The figures of bench/RESULTS.md (94.3 % blocked, 1.1 % flagged): a change may not lose ground.
+    """The figures of bench/RESULTS.md (94.5 % blocked, 1.1 % flagged): a change may not lose ground.
 
     Rounds are kept on a tie: these figures move by about three rows when a dozen train rows come or
     go (the seventeenth round's 551 read 549 once round19_a's near rows left its data; the
     thirty-fourth round traded one held-out attack for one held-out flag, 563/8 → 562/7, and the
     thirty-fifth gave three attacks and a flag, 562/7 → 559/8, for thirteen more of the other
     languages' dev attacks; bench/RESULTS.md weighs it). The thirty-eighth round's four times larger
-    model gave 564/6."""
+    model gave 564/6, the thirty-ninth's twice larger again 565/6."""
     blocked, fp, fps = rates("heldout")
-    assert blocked >= 564 / 598, f"held-out attacks blocked {blocked:.1%}"
+    assert blocked >= 565 / 598, f"held-out attacks blocked {blocked:.1%}"
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
