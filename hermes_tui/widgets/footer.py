@@ -8,7 +8,8 @@ those signals (and most focus moves) leave the keys shown as they were: then not
 
 Keys that only go (a turn's end takes "esc Stop reply" away) are hidden in place, in the frame
 that shows the change beside them (the status line's "finished"), rather than by a recompose a
-frame later; keys that come or change are composed again.
+frame later; keys that come or change are composed again. So the footer hears of a change when
+it happens, not when its message queue gets to it (Textual's footer waits for the queue).
 
 Each key is also styled once as it is mounted, not three times: a ``FooterKey`` starts compact
 and is made compact, then not compact, by its watcher and its binding to the footer's ``compact``
@@ -46,13 +47,26 @@ class CoalescingFooter(Footer):
         # The screen's and app's bindings are known at compose time; focus changes recompose.
         self.set_reactive(Footer._bindings_ready, True)
 
+    def on_mount(self) -> None:
+        # Immediate: Footer's own subscription (also made, by its ``on_mount``) posts its call to
+        # the footer's queue, and a frame drawn before the queue reaches it showed "Stop reply"
+        # beside a finished turn. That call lands on ``bindings_changed``, which does nothing.
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed_now, immediate=True)
+
     def bindings_changed(self, screen: "Screen") -> None:
+        """Footer's deferred call: the immediate subscription has dealt with the change already."""
+
+    def _bindings_changed_now(self, screen: "Screen") -> None:
         self._bindings_ready = True
-        if not screen.app.app_focus or self._recompose_scheduled:
+        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
             return
-        if self.is_attached and screen is self.screen and not self._hide_gone_keys():
+        # Keys that only went are hidden now even while a recompose waits for the next refresh
+        # (from a change earlier in the turn): that frame would show them beside the change.
+        if not self._hide_gone_keys() and not self._recompose_scheduled:
             self._recompose_scheduled = True
-            self.call_after_refresh(self._recompose_now)
+            # Asked from the footer's own queue: a compose binds its keys to the active node,
+            # which in this call is whatever changed the bindings.
+            self.call_next(self.call_after_refresh, self._recompose_now)
 
     def _hide_gone_keys(self) -> bool:
         """When the keys to show are the shown ones less some single (ungrouped) keys whose actions
