@@ -47,6 +47,7 @@ from hermes_tui.messages import (ApprovalRequested, CopyRequested, MemoryHistory
 from hermes_tui.palette import AppActionsProvider, PaletteAction, SlashCommandsProvider
 from hermes_tui.screens.main import MainDeps, MainScreen
 from hermes_tui.screens.styled_once import StyledOnceScreen
+from hermes_tui.screens.typed_text import TakesTypedText
 from hermes_tui.slash_commands import SlashRegistry, parse, parse_memory_args
 from hermes_tui.themes import DEFAULT_THEME, apply_theme, register_themes
 from hermes_tui.untrusted import visible
@@ -160,6 +161,8 @@ class HermesApp(App):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
             self.last_key_at = time.monotonic()  # the inline approval prompt waits for a pause
+            if isinstance(self.screen, TakesTypedText) and self.screen.take_typed_key(event):
+                return  # text typed outside the text box, put there in the order typed
         await super().on_event(event)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",

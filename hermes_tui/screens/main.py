@@ -26,6 +26,7 @@ from hermes_tui.collector import BROWSING, hold_full_collections, release_full_c
 from hermes_tui.messages import ApprovalRequested, ChatScrollRequested, MemoryOutcome, PendingChanged
 from hermes_tui.palette import PaletteAction
 from hermes_tui.screens.styled_once import StyledOnceScreen
+from hermes_tui.screens.typed_text import TakesTypedText
 from hermes_tui.slash_commands import SlashRegistry
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt, ApprovalTiming
 from hermes_tui.widgets.approval_queue import ApprovalQueue
@@ -56,7 +57,7 @@ class MainDeps:
     cancel_turn: Callable[[], None]  # escape while busy
 
 
-class MainScreen(StyledOnceScreen):
+class MainScreen(TakesTypedText, StyledOnceScreen):
     """Layout plus the small amount of glue between neighbouring widgets."""
 
     # Its stylesheet, screens/main.tcss, is loaded by the app: a default screen gets no CSS_PATH.
@@ -164,24 +165,21 @@ class MainScreen(StyledOnceScreen):
         to wait on a full collection (``collector``)."""
         hold_full_collections(BROWSING)
 
-    def on_key(self, event: events.Key) -> None:
-        """Printable text typed outside a text input is meant for the prompt: it goes there.
+    def type_into_box(self, event: events.Key) -> bool:
+        """Printable text typed outside the prompt is meant for the prompt: it goes there, at its end.
 
         So a sentence typed while the approval queue or the chat log has focus is a message, never
-        a string of commands (a capital A used to approve every pending write).
-
-        Whatever has focus *now* does not matter: a text input consumes the printable keys it is
-        sent, so one that reaches the screen was sent elsewhere — in a fast burst, to the queue
-        before the focus moved to the prompt — and dropping it would lose what the user typed.
+        a string of commands (a capital A used to approve every pending write). Only an inline
+        approval prompt's own choice keys stay with it.
         """
-        if not event.is_printable or not event.character:
-            return
-        event.stop()
-        event.prevent_default()
+        focused = self.focused
+        if isinstance(focused, ApprovalPrompt) and focused.answers(event.key):
+            return False
         prompt = self.prompt
         prompt.move_cursor(prompt.document.end)
-        prompt.insert(event.character)
+        prompt.insert(event.character or "")
         prompt.focus()
+        return True
 
     def show_empty_hint(self, shown: bool) -> None:
         """What to do first, above the prompt of a chat that has nothing in it yet."""

@@ -45,6 +45,7 @@ from hermes_tui.formatting import group_by_lineage, one_line, relative_time, sni
 from hermes_tui.screens.hit_view import HitView, matched_words
 from hermes_tui.screens.read_mark import read_mark
 from hermes_tui.screens.styled_once import StyledOnceScreen
+from hermes_tui.screens.typed_text import TakesTypedText
 from hermes_tui.ui_thread import deliver
 from hermes_tui.untrusted import visible_line
 from hermes_tui.widgets.footer import CoalescingFooter
@@ -189,7 +190,7 @@ def recent_options(sessions: list[Session], now: float) -> list[Option]:
     return [LazyOption(partial(recent_row, s, now), id=f"session:{s.id}", lines=2) for s in sessions]
 
 
-class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
+class SearchScreen(TakesTypedText, StyledOnceScreen["SearchTarget | None"]):
     """Type to search; arrows pick a result, ``enter`` opens it, ``s`` summarizes."""
 
     CSS_PATH = "search.tcss"
@@ -306,20 +307,21 @@ class SearchScreen(StyledOnceScreen["SearchTarget | None"]):
             self._open_option(self.results.get_option_at_index(index).id)
 
     def on_key(self, event: events.Key) -> None:
-        """Printable text typed while the results have focus refines the query (fzf-like), unless
-        the key is bound there (``s`` summarizes): no typed character is ever lost. ``enter`` in
-        results that list nothing yet (nothing to select) waits for the typed query's, as ``_open``."""
+        """``enter`` in results that list nothing yet (nothing to select) waits for the typed
+        query's, as ``_open``."""
         if event.key == "enter" and self.focused is self.results and self.results.highlighted is None:
             if self.shown_query != self.query_text:
                 self._open_when_shown = True
-            return
-        if not event.is_printable or not event.character or event.key in self.app.active_bindings:
-            return
-        event.stop()
-        event.prevent_default()
+
+    def type_into_box(self, event: events.Key) -> bool:
+        """Printable text typed while the results have focus refines the query (fzf-like), unless
+        the key is bound there (``s`` summarizes): no typed character is ever lost."""
+        if event.key in self.app.active_bindings:
+            return False
         box = self.query_one("#query", Input)
         self.set_focus(box)
-        box.call_later(self._append_to_query, box, event.character)  # after the focus, which selects all
+        box.call_later(self._append_to_query, box, event.character or "")  # after the focus, which selects all
+        return True
 
     @staticmethod
     def _append_to_query(box: Input, text: str) -> None:

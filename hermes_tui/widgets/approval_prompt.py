@@ -104,6 +104,12 @@ class ApprovalPrompt(Vertical, can_focus=True):
     def in_grace(self) -> bool:
         return self._focused_at is None or time.monotonic() - self._focused_at < self.grace
 
+    @staticmethod
+    def answers(key: str) -> bool:
+        """The printable keys this prompt keeps while focused: its choices (taken, or swallowed
+        in flight); every other one is text for the chat's prompt."""
+        return any(key == choice for choice, _, _ in CHOICES)
+
     def _take_focus_when_idle(self) -> None:
         if self.has_focus or self.future.done():
             return

@@ -3,6 +3,7 @@ polling waits and the screen as plain text."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from pathlib import Path
@@ -173,5 +174,14 @@ def burst(app: App, *keys: str) -> None:
         app.post_message(events.Key(key, key if len(key) == 1 else None))
 
 
+async def type_spaced(app: App, text: str, turns: int) -> None:
+    """``text`` as keys that reach the app ``turns`` event-loop turns apart: a burst whose keys
+    interleave with the app's handling of the ones before (``burst`` queues all before any runs)."""
+    for character in text:
+        app.post_message(events.Key("space" if character == " " else character, character))
+        for _ in range(turns):
+            await asyncio.sleep(0)
+
+
 __all__ = ["FIXED_NOW", "SIZE", "burst", "close_app", "make_app", "ready", "screen_text", "settle", "terminal_frame",
-           "type_text", "wait_until", "write_config"]
+           "type_spaced", "type_text", "wait_until", "write_config"]

@@ -17,7 +17,7 @@ from hermes_tui.loopback_llm import LoopbackLLM, Reply, ToolCallSpec
 from hermes_tui.screens.confirm import Confirm
 from hermes_tui.widgets.approval_prompt import ApprovalPrompt
 from hermes_tui.widgets.approval_queue import PendingList
-from tests.tui.helpers import SIZE, close_app, make_app, ready, turn_over, wait_until, write_config
+from tests.tui.helpers import SIZE, close_app, make_app, ready, turn_over, type_spaced, wait_until, write_config
 
 FIRST, SECOND = "Deploys go out on Tuesdays", "The staging database is restored nightly"
 
@@ -60,6 +60,26 @@ async def test_a_sentence_typed_while_the_queue_has_focus_is_a_message(queued_ho
         assert app.main.chat.entries[0].text == "Are you able to read my notes? Really"
         assert app.main.approvals.count == 2 and PendingQueue(queued_home).count() == 2
         assert memory(queued_home) == []
+    close_app(app)
+
+
+async def test_a_burst_typed_into_the_queue_reaches_the_prompt_in_the_order_typed(queued_home: Path) -> None:
+    """Keys arrive while the focus is moving: the first are sent to the list, the ones after the
+    move straight to the prompt. However the two interleave (each key handled a few event-loop
+    turns after the one before), the prompt reads them in the order typed."""
+    sentence = "yes approve all 1 2 3 a d y"
+    app = make_app(queued_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        for turns in range(1, 7):
+            app.main.prompt.clear()
+            await pilot.press("f3")
+            assert isinstance(app.focused, PendingList)
+            await type_spaced(app, sentence, turns)
+            await wait_until(pilot, lambda: len(app.main.prompt.text) == len(sentence))
+            assert (turns, app.main.prompt.text) == (turns, sentence)
+            assert app.focused is app.main.prompt
+        assert app.main.approvals.count == 2 and memory(queued_home) == []
     close_app(app)
 
 

@@ -18,7 +18,7 @@ from hermes_tui.screens.search import SearchScreen
 from hermes_tui.screens.sessions import SessionsScreen
 from hermes_tui.widgets.session_tree import LineagePager, SessionTree
 from hermes_tui.widgets.transcript_preview import TranscriptPreview
-from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, drawn_frames, make_app, ready, screen_text, shows_match, turn_over, wait_until
+from tests.tui.helpers import FIXED_NOW, SIZE, burst, close_app, drawn_frames, make_app, ready, screen_text, shows_match, turn_over, type_spaced, wait_until
 
 ROOT = "20261102_083000_3fa9c1"
 TIP = "20261102_091401_c07b5d"
@@ -197,6 +197,27 @@ async def test_text_typed_in_the_results_refines_the_query_and_s_still_summarize
         await pilot.press("down", "s")  # s is the results' own key: it summarizes, it is not typed
         await wait_until(pilot, lambda: search.query_one("#side").current == "summaries")
         assert search.query_text == "certbot"
+    close_app(app)
+
+
+async def test_a_burst_typed_in_the_results_refines_the_query_in_the_order_typed(upstream_home: Path,
+                                                                                 llm: LoopbackLLM) -> None:
+    """As the chat's prompt: keys sent to the results while the focus moves to the query, and keys
+    sent to the query after it, interleave however the event loop turns; the query reads them in order."""
+    app = make_app(upstream_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+f", *"cert")
+        search = app.screen
+        typed = "cert"
+        for turns in range(1, 5):
+            await wait_until(pilot, lambda: search.shown_query == typed)
+            await pilot.press("down")
+            await wait_until(pilot, lambda: search.focused is search.results)
+            await type_spaced(app, " renew", turns)
+            typed += " renew"
+            await wait_until(pilot, lambda: len(search.query_text) == len(typed))
+            assert (turns, search.query_text) == (turns, typed)
     close_app(app)
 
 
