@@ -396,7 +396,12 @@ def test_each_family_pattern_catches_its_documented_examples(pattern) -> None:
 
 
 WINDOWING = json.loads((DATA / "windowing_rows.json").read_text(encoding="utf-8"))
-_TRAIN_BY_KEY = {select_windowing_rows.row_key(r["text"]): r["text"] for r in EVAL_ROWS if r["split"] == "train"}
+
+
+@functools.cache
+def _train_by_key() -> dict[str, str]:
+    """The train rows by their name in ``windowing_rows.json``: hashed once, when a test asks."""
+    return {select_windowing_rows.row_key(r["text"]): r["text"] for r in EVAL_ROWS if r["split"] == "train"}
 
 
 def test_the_windowing_rows_are_those_of_the_current_patterns_and_corpus() -> None:
@@ -405,11 +410,11 @@ def test_the_windowing_rows_are_those_of_the_current_patterns_and_corpus() -> No
     stale = "stale: run scripts/select_windowing_rows.py"
     named = set(WINDOWING["rows"]) | set(WINDOWING["matches_no_train_row"])
     assert named == {p.pattern_id for p in PATTERNS}, stale
-    by_id = {p.pattern_id: p for p in PATTERNS}
+    by_id, train = {p.pattern_id: p for p in PATTERNS}, _train_by_key()
     for pattern_id, keys in WINDOWING["rows"].items():
         for key in keys:
-            assert key in _TRAIN_BY_KEY, (stale, pattern_id, key)
-            views = normalize.views(_TRAIN_BY_KEY[key])
+            assert key in train, (stale, pattern_id, key)
+            views = normalize.views(train[key])
             assert any(by_id[pattern_id].regex.search(view) for _, view in views), (stale, pattern_id, key)
 
 
@@ -420,7 +425,7 @@ def _checked_views() -> tuple[tuple[str, tuple[str, ...]], ...]:
     process. Searching every pattern costs ~28 µs a character of view: all the rows' views hold
     12.7 M characters, this choice 0.6 M and still a match of every pattern any row matches."""
     chosen = sorted({key for keys in WINDOWING["rows"].values() for key in keys})
-    texts = ([r["text"] for r in OLD_ROWS + EVAL_ROWS if r.get("split") != "train"] + [_TRAIN_BY_KEY[k] for k in chosen]
+    texts = ([r["text"] for r in OLD_ROWS + EVAL_ROWS if r.get("split") != "train"] + [_train_by_key()[k] for k in chosen]
              + list(EVASIONS.values()) + [t for t, _ in UPSTREAM.values()])
     return tuple((text, tuple(view for _, view in normalize.views(text))) for text in texts)
 
