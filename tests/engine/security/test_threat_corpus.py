@@ -114,16 +114,19 @@ def rates(split: str) -> tuple[float, float, list[str]]:
 
 
 def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
-    """The figures of bench/RESULTS.md (94.5 % blocked, 1.1 % flagged): a change may not lose ground.
+    """The figures of bench/RESULTS.md (94.0 % blocked, 1.3 % flagged): a change may not lose ground.
 
     Rounds are kept on a tie: these figures move by about three rows when a dozen train rows come or
     go (the seventeenth round's 551 read 549 once round19_a's near rows left its data; the
     thirty-fourth round traded one held-out attack for one held-out flag, 563/8 → 562/7, and the
     thirty-fifth gave three attacks and a flag, 562/7 → 559/8, for thirteen more of the other
     languages' dev attacks; bench/RESULTS.md weighs it). The thirty-eighth round's four times larger
-    model gave 564/6, the thirty-ninth's twice larger again 565/6."""
+    model gave 564/6, the thirty-ninth's twice larger again 565/6. The forty-second round's rule
+    weighs every language: the eight held-back files of other-language rows cost 565/6 → 562/7
+    (within the 559/8 its rule allowed, written before the model existed) for round90 369/22 →
+    393/12 and the other languages' fresh sets 6,145/108 → 6,202/82."""
     blocked, fp, fps = rates("heldout")
-    assert blocked >= 565 / 598, f"held-out attacks blocked {blocked:.1%}"
+    assert blocked >= 562 / 598, f"held-out attacks blocked {blocked:.1%}"
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
