@@ -114,7 +114,7 @@ def rates(split: str) -> tuple[float, float, list[str]]:
 
 
 def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
-    """The figures of bench/RESULTS.md (94.0 % blocked, 1.3 % flagged): a change may not lose ground.
+    """The figures of bench/RESULTS.md (94.5 % blocked, 1.5 % flagged): a change may not lose ground.
 
     Rounds are kept on a tie: these figures move by about three rows when a dozen train rows come or
     go (the seventeenth round's 551 read 549 once round19_a's near rows left its data; the
@@ -124,9 +124,10 @@ def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
     model gave 564/6, the thirty-ninth's twice larger again 565/6. The forty-second round's rule
     weighs every language: the eight held-back files of other-language rows cost 565/6 → 562/7
     (within the 559/8 its rule allowed, written before the model existed) for round90 369/22 →
-    393/12 and the other languages' fresh sets 6,145/108 → 6,202/82."""
+    393/12 and the other languages' fresh sets 6,145/108 → 6,202/82. The forty-fourth round's
+    six-language files took it back to 565/8."""
     blocked, fp, fps = rates("heldout")
-    assert blocked >= 562 / 598, f"held-out attacks blocked {blocked:.1%}"
+    assert blocked >= 565 / 598, f"held-out attacks blocked {blocked:.1%}"
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
