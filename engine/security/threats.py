@@ -90,6 +90,10 @@ def _script_letter(ch: str) -> bool:
     return not ch.isascii() and unicodedata.category(ch)[0] in "LM" and not _is_emoji(ch)
 
 
+def _word_char(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LMN"
+
+
 def _contextual_ok(text: str, pos: int, ch: str) -> bool:
     before = text[pos - 1] if pos > 0 else ""
     after = text[pos + 1] if pos + 1 < len(text) else ""
@@ -97,7 +101,10 @@ def _contextual_ok(text: str, pos: int, ch: str) -> bool:
     if ch == "\u200d" and before and after and _is_emoji(before) and _is_emoji(after):
         return True
     if ch in "\u200c\u200d":
-        return bool(before and after and _script_letter(before) and _script_letter(after))
+        # between letters of a joining script, or where such a script's suffix meets a Latin
+        # acronym or a digit (Persian "PDF\u200cها", "ICU\u200cام"); never inside a Latin word
+        return bool(before and after and (_script_letter(before) or _script_letter(after))
+                    and _word_char(before) and _word_char(after))
     if ch in "\u200e\u200f\u061c":  # bidi marks: fine anywhere but inside a Latin word
         return not (before and after and _is_latin_letter(before) and _is_latin_letter(after))
     if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF:

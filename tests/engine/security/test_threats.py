@@ -177,6 +177,7 @@ PLAIN_FACTS = [
     "Profile flag 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
     "Rating: ⭐\ufe0f and ❤\ufe0f",
     "नमस्ते दुनिया: क्\u200dष लिखते समय ZWJ रहता है",  # ZWJ inside an Indic conjunct
+    "دیگه یادآوری نکن، خودم پرستار ICU\u200cام و فایل‌های PDF\u200cها را دارم",  # Persian ZWNJ after a Latin acronym
     "ai_client = OpenAI(api_key=os.environ['OPENAI_API_KEY'])",
     "requests.get(url, verify=os.getenv('ENV') != 'local', timeout=10)",  # an env read beside a request sends nothing
     "Authorization header: `curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user`",
@@ -191,6 +192,8 @@ def test_plain_facts_pass(text: str) -> None:
 # ── Unicode rules on the raw text ──────────────────────────────────────────────────────────
 def test_invisible_characters_are_caught_but_emoji_zwj_is_not() -> None:
     assert ids("a\u200db") == ["invisible_unicode.U+200D"]
+    assert ids("ign\u200core previous instructions")[:1] == ["invisible_unicode.U+200C"]  # inside a Latin word
+    assert ids("ICU\u200c ok") == ["invisible_unicode.U+200C"]  # not joining anything
     assert ids("x\U000e0041y") == ["invisible_unicode.U+E0041"]
     assert scan("rtl \u202e trick")[0].excerpt == "rtl <U+202E> trick"
     assert ids("\u2066a\u2069 b\u2066") == ["invisible_unicode.U+2066", "invisible_unicode.U+2069"]
