@@ -90,6 +90,12 @@ def _script_letter(ch: str) -> bool:
     return not ch.isascii() and unicodedata.category(ch)[0] in "LM" and not _is_emoji(ch)
 
 
+def _joining_script_letter(ch: str) -> bool:
+    """A letter of a script whose spelling uses ZWNJ/ZWJ (Hebrew onward: Arabic, Persian, Indic …),
+    unlike the Cyrillic and Greek look-alikes an evasion mixes into Latin words."""
+    return _script_letter(ch) and ord(ch) >= 0x0590
+
+
 def _word_char(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LMN"
 
@@ -101,14 +107,12 @@ def _contextual_ok(text: str, pos: int, ch: str) -> bool:
     if ch == "\u200d" and before and after and _is_emoji(before) and _is_emoji(after):
         return True
     if ch in "\u200c\u200d":
-        # between letters of a joining script, or where a joining script (Hebrew onward: Arabic,
-        # Persian, Indic …) meets a Latin acronym or a digit (Persian "PDF\u200cها", "ICU\u200cام");
-        # never inside a Latin word, nor between Latin and a look-alike Cyrillic or Greek letter
+        # between letters of a joining script, or where one meets a Latin acronym or a digit
+        # (Persian "PDF\u200cها", "ICU\u200cام"); never inside a Latin word nor beside a look-alike
         if not (before and after and _word_char(before) and _word_char(after)):
             return False
-        if _script_letter(before) and _script_letter(after):
-            return True
-        return any(_script_letter(c) and ord(c) >= 0x0590 for c in (before, after))
+        return (_script_letter(before) and _script_letter(after)) \
+            or _joining_script_letter(before) or _joining_script_letter(after)
     if ch in "\u200e\u200f\u061c":  # bidi marks: fine anywhere but inside a Latin word
         return not (before and after and _is_latin_letter(before) and _is_latin_letter(after))
     if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF:
