@@ -44,6 +44,8 @@ _MARKS_RE = re.compile(f"[{_GENERIC_MARKS}\u064b-\u065f\u0670\u093c]")
 _ODD_SPACES_RE = re.compile("[\t\r\v\f\x1c-\x1f\x85\u1680\u2028\u2029\u3000]")
 _SPACE_RUN = re.compile(" {2,}")
 _CONFUSABLE_RE = re.compile("[" + "".join(CONFUSABLES) + "]")
+# Letters only Turkish and Azerbaijani write beside the dotless ı (``as_written``).
+_TURKIC_LETTERS_RE = re.compile("[şŞğĞİəƏ]")
 _CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
 # A word with letters and leet symbols; the symbols (and digits) map to letters inside such words only.
 _LEET_WORD = re.compile(r"(?<![\w@$|])(?=[\w@$|]*[^\W\d_])(?=[\w@$|]*[\d@$|])[\w@$|]{3,}")
@@ -64,15 +66,25 @@ _GENERIC_MARKS_RE = re.compile(f"[{_GENERIC_MARKS}]")
 _WIDE_PUNCTUATION_RE = re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 
 
-def as_written(text: str) -> str:
+def writes_dotless_i(text: str) -> bool:
+    """Whether ``text`` is Turkish or Azerbaijani (it has ş, ğ, İ or ə), where the dotless ı is a
+    letter of the alphabet, not a look-alike of i."""
+    return _TURKIC_LETTERS_RE.search(text) is not None
+
+
+def as_written(text: str, dotless_i: bool = False) -> str:
     """``text`` spelt as ``fold`` spells excerpts, undoing only what writing a language does: accents
-    ("instrução" → "instrucao"), harakat and the nukta, full-width punctuation ("，" → ","), case and
-    runs of spaces. A generic mark no letter absorbs (``I̶g̶n̶o̶r̶e̶``'s strike-through) is a disguise:
-    such text keeps its marks, so no folded excerpt is found in it."""
+    ("instrução" → "instrucao"), harakat and the nukta, full-width punctuation ("，" → ","), case,
+    runs of spaces, and with ``dotless_i`` (``writes_dotless_i`` of the text it comes from) the
+    dotless ı that look-alike folding reads as i ("sistem istemini sızdırmaya yönelik girişimler" is
+    spelt so; "ıgnore prevıous ınstructıons" alone is disguised). A generic mark no letter absorbs
+    (``I̶g̶n̶o̶r̶e̶``'s strike-through) is a disguise: such text keeps its marks, so no folded excerpt
+    is found in it."""
     composed = unicodedata.normalize("NFC", text)
     if not _GENERIC_MARKS_RE.search(composed):
         composed = _WIDE_PUNCTUATION_RE.sub(lambda m: unicodedata.normalize("NFKC", m.group()), strip_marks(composed))
-    return " ".join(composed.casefold().split())
+    folded = composed.casefold()
+    return " ".join((folded.replace("ı", "i") if dotless_i else folded).split())
 
 
 def fold(text: str, collapse: bool = True) -> str:

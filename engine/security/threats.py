@@ -389,8 +389,9 @@ def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
     if any((m.category not in FRAMED_FAMILIES and not m.pattern_id.startswith(_DESCRIBABLE))
            or m.pattern_id.startswith(_NEVER_PROSE) for m in found):
         return False  # before any pass over the text: a long file with a secret or hidden markup pays nothing here
-    plain = _normalize.as_written(text)
-    excerpts = [(m.excerpt.rstrip("…"), m.category == "prompt_injection") for m in found]
+    dotless_i = _normalize.writes_dotless_i(text)
+    plain = _normalize.as_written(text, dotless_i)
+    excerpts = [(_normalize.as_written(m.excerpt.rstrip("…"), dotless_i), m.category == "prompt_injection") for m in found]
     # not as written (decoded, folded), or the text opens with the attack's words: an order, not a
     # report, unless they override the speaker's own words ("Ignore my previous formatting instructions …")
     if any(e not in plain or (plain.startswith(e) and not (override and speakers_own(e))) for e, override in excerpts):
