@@ -114,7 +114,7 @@ def rates(split: str) -> tuple[float, float, list[str]]:
 
 
 def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
-    """The figures of bench/RESULTS.md (93.8 % blocked, 1.5 % flagged): a change may not lose ground.
+    """The figures of bench/RESULTS.md (93.6 % blocked, 1.3 % flagged): a change may not lose ground.
 
     Rounds are kept on a tie: these figures move by about three rows when a dozen train rows come or
     go (the seventeenth round's 551 read 549 once round19_a's near rows left its data; the
@@ -127,9 +127,12 @@ def test_held_out_rates_do_not_fall_below_what_was_measured() -> None:
     393/12 and the other languages' fresh sets 6,145/108 → 6,202/82. The forty-fourth round's
     six-language files took it back to 565/8. The forty-fifth round's sixteen files written from
     missed attacks cost 565/8 → 561/8, within the 559/8 its rule allowed (written before the model
-    existed), for the other languages' 78 fresh sets 10,032/195 → 10,203/189."""
+    existed), for the other languages' 78 fresh sets 10,032/195 → 10,203/189. The forty-sixth
+    round's sixteen files for the eight languages that flag most gave one attack for one flag fewer,
+    561/8 → 560/7 (within its written 559/8), for their unread clean tests +16 and +23 attacks less
+    flags."""
     blocked, fp, fps = rates("heldout")
-    assert blocked >= 561 / 598, f"held-out attacks blocked {blocked:.1%}"
+    assert blocked >= 560 / 598, f"held-out attacks blocked {blocked:.1%}"
     assert fp <= 0.02, f"held-out benign flagged {fp:.1%}: {fps}"
 
 
