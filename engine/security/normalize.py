@@ -44,9 +44,9 @@ _MARKS_RE = re.compile(f"[{_GENERIC_MARKS}\u064b-\u065f\u0670\u093c]")
 _ODD_SPACES_RE = re.compile("[\t\r\v\f\x1c-\x1f\x85\u1680\u2028\u2029\u3000]")
 _SPACE_RUN = re.compile(" {2,}")
 _CONFUSABLE_RE = re.compile("[" + "".join(CONFUSABLES) + "]")
+_CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
 # Letters only Turkish and Azerbaijani write beside the dotless ı (``as_written``).
 _TURKIC_LETTERS_RE = re.compile("[şŞğĞİəƏ]")
-_CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
 # A word with letters and leet symbols; the symbols (and digits) map to letters inside such words only.
 _LEET_WORD = re.compile(r"(?<![\w@$|])(?=[\w@$|]*[^\W\d_])(?=[\w@$|]*[\d@$|])[\w@$|]{3,}")
 _LEET_I = str.maketrans("0134578@$|!9", "oieastbasiig")
