@@ -86,7 +86,8 @@ def _is_latin_letter(ch: str) -> bool:
 
 
 def _script_letter(ch: str) -> bool:
-    """A letter or mark of a script that joins with ZWJ/ZWNJ (Arabic, Indic, Persian, Sinhala …)."""
+    """A non-ASCII letter or mark, not an emoji: Arabic, Indic or Sinhala, but Cyrillic and Greek too
+    (``_joining_script_letter`` is the narrower test)."""
     return not ch.isascii() and unicodedata.category(ch)[0] in "LM" and not _is_emoji(ch)
 
 
@@ -97,6 +98,7 @@ def _joining_script_letter(ch: str) -> bool:
 
 
 def _word_char(ch: str) -> bool:
+    """A letter, mark or digit: what a joiner may stand between."""
     return unicodedata.category(ch)[0] in "LMN"
 
 
