@@ -1554,8 +1554,10 @@ _AI_ANY = words(*_AI_WORDS)
 # the instruction nouns that name the assistant's rules (not "orders", "input", "settings", "prompt")
 _RULE_NOUNS = ("instructions", "instruction", "directives", "guidelines", "rules", "constraints", "policies", "guardrails",
                "safeguards", "restrictions", "programming", "system prompt", "initial prompt", "hidden prompt")
+# "Triage bot config:", "Messaging bot env:": a label of the assistant's files, not words to it
+_LABEL_NOUN = r"(?:config\w*|conf|cfg|env|settings|setup|rules|policy|policies|docs?|logs?|repo|files?|paths?)"
 _VOCATIVE = (rf"(?:(?:^|[\n\"“„«「『(—:：]|\b(?:to|dear|hey|hi|hello|attention|an|a|à|para|fur|для|أيها)\b)\s*"
-             rf"(?:the |any |all |every |each |tout |toute |todo |tutti |jede[rsn]? |alle |каждыи |любои )?(?:[\w-]+[ -])?{_AI_ANY}(?:[ -][\w-]+)?\s*(?:[,:،，：]|(?<=봇)아\b|야\b)"
+             rf"(?:the |any |all |every |each |tout |toute |todo |tutti |jede[rsn]? |alle |каждыи |любои )?(?:[\w-]+[ -])?{_AI_ANY}(?:[ -](?!{_LABEL_NOUN}\b)[\w-]+)?\s*(?:[,:،，：]|(?<=봇)아\b|야\b)"
              rf"|{_AI_ANY}s? (?:reading|that reads?|who reads?|processing|summari[sz]ing|lisant|que lea|que lean|que leia|che legge|читающ\w*) (?:this|these|ceci|cette|esto|esta|este|isto|esta|questo|questa|это|эту|этот)\b"
              rf"|(?:읽는|読んだ|読む|読んでいる|पढ़ने वाले|पढने वाले|الذي يقرأ)\s*{_AI_ANY}"
              rf"|{_AI_ANY}\s*(?:는|은|가|は|が)\b)")
