@@ -334,7 +334,7 @@ PROMPT_INJECTION: tuple[Pattern, ...] = (
         r"(?:system |operating |agent |ai |assistant )?(?:instructions?|directives?|orders|system rules)\b[ *\]】)#=]*(?:[:：]|\s-+\s|[ \t]*(?:\n|$))"
         r"|\b(?:important|attention|urgent)\b\W{0,6}(?:new|updated) (?:instructions?|directives?)\b"
         r"|\bfrom (?:now on|this point(?: on| forward)?|here on|this moment|today on),? (?:you (?:are|will (?:now )?(?:be|act|respond|answer|obey|only)|must (?:obey|ignore|comply|answer everything|not refuse))|"
-        r"you're|ignore|disregard|forget|pretend|act as|respond as|answer as|obey|there are no (?:rules|restrictions|limits)|"
+        r"you're|(?:ignore|disregard|forget)(?! my\b)|pretend|act as|respond as|answer as|obey|there are no (?:rules|restrictions|limits)|"
         r"you have no|no (?:rules|restrictions|limits|filters)|your (?:only|new|real) |follow only|only (?:obey|follow|listen))"
         r"|\byour (?:new|real|true|actual|only) (?:instructions?|task|purpose|directive|goal|job|objective|mission|rules?) (?:is|are|will be|:|follow)"
         r"|\breal instructions (?:start|begin|follow)|\bthe (?:actual|real) instructions (?:for|are)",
