@@ -836,6 +836,8 @@ def _lexicon_patterns(lex: Lexicon) -> tuple[Pattern, ...]:
         pats.append(Pattern(f"{name}_{lex.lang}" if not name.endswith(".") else f"{name}{lex.lang}", _anchors(anchors), source, lang=lex.lang))
 
     if lex.verb_last:
+        if lex.lang == "tr":  # a suffix that negates ("yok saymayın": don't ignore) or makes it passive ("kaldırıldı": was removed)
+            v += r"(?!m[ae]|[iıuü]l)"
         override = rf"(?:{q}{sep}{{0,{g}}}?{n}|{n}{sep}{{0,{g}}}?{q}){sep}{{0,{g}}}?{v}|{n}{sep}{{0,12}}?{v}"
     elif lex.lang == "zh":
         override = rf"{v}{sep}{{0,{g}}}?(?:{q}{sep}{{0,16}}?{n}|{n})|(?:把|将){sep}{{0,12}}?{q}?{sep}{{0,8}}?{n}{sep}{{0,10}}?{v}"
