@@ -258,6 +258,9 @@ class ChatLog(VerticalScroll, can_focus=True):
         shows this scroll: the key's own frame never waits for a page of items to be built."""
         super().watch_scroll_y(old, new)
         if new != old:
+            # tell the screen of the scroll now, not at this widget's next idle: else the screen can
+            # go idle first and run the load scheduled below before the scroll's frame is drawn
+            self._check_refresh()
             self._load_when_near_an_end(older=new < old)
             (release_full_collections if self.following else hold_full_collections)(READING)
         if self.unseen and self.following:
