@@ -1388,18 +1388,21 @@ AGENT_CONFIG: tuple[Pattern, ...] = (
 
 
 # ── secrets written into memory; SSH backdoors ───────────────────────────────────────────────
+# a key of one character repeated ("sk-test-0000000000000000", "sk-xxxx…"): a fixture's placeholder
+_FILLER_RUN = r"(?:0{12}|1{12}|x{12}|\*{12})"
 SECRETS_AND_BACKDOORS: tuple[Pattern, ...] = (
     Pattern(
         "secret.token",
         ("sk-", "ghp_", "github_pat_", "akia", "xox", "private key-----"),
-        r"\bsk-(?![a-z]{0,5}-?(?:0{12}|1{12}|x{12}|\*{12}))(?:ant-|proj-|live-)?[a-z0-9_-]{20}|\bghp_[a-z0-9]{30}|\bgithub_pat_[a-z0-9_]{30}|\bakia[0-9a-z]{16}\b"
+        rf"\bsk-(?![a-z]{{0,5}}-?{_FILLER_RUN})(?:ant-|proj-|live-)?[a-z0-9_-]{{20}}"
+        r"|\bghp_[a-z0-9]{30}|\bgithub_pat_[a-z0-9_]{30}|\bakia[0-9a-z]{16}\b"
         r"|\bxox[abprs]-[a-z0-9-]{10}|-----begin (?:rsa |openssh |ec |dsa |pgp )?private key-----",
     ),
     # a value read from the environment ("apiKey = process.env.MAP_API_KEY") or a placeholder
     # ("API_KEY=sample-000-placeholder", "sk-test-0000000000000000") names where a secret lives; it is not one
     Pattern("secret.assignment", ("key", "token", "secret", "passw"),
             r"(?:api[_-]?key|access[_-]?token|secret|password|passwd)\b ?[=:] ?[\"']?"
-            r"(?!(?:process\.env|os\.environ|os\.getenv|getenv|env)\b)(?![a-z0-9+/=_.-]*(?:placeholder|changeme|0{12}|1{12}|x{12}))[a-z0-9+/=_.-]{20}",
+            rf"(?!(?:process\.env|os\.environ|os\.getenv|getenv|env)\b)(?![a-z0-9+/=_.-]*(?:placeholder|changeme|{_FILLER_RUN}))[a-z0-9+/=_.-]{{20}}",
             ("API_KEY=8f3kd92jf83hf7sd9f2kd83jf",)),
     Pattern(
         "ssh_backdoor.authorized_keys",
