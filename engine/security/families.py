@@ -1061,7 +1061,9 @@ JAILBREAK: tuple[Pattern, ...] = (
         r"|\b(?:developer|dev|god|jailbreak|unrestricted|unfiltered|uncensored|admin|dan|evil|maintenance|debug) mode\b" + gap(60)
         + r"\b(?:you (?:can|will|ignore|are (?:not|free|able))|ignore|ignores|answer anything|anything|everything|no (?:rules|limits|restrictions|filters|censorship)|"
         r"without (?:any )?(?:rules|limits|restrictions|filters|censorship)|content polic|policies|not bound|uncensored|display system|your initial prompt|system configuration)\b"
-        r"|\bdan mode\b|\bdo anything now\b|\bjailbroken (?:assistant|ai|model|mode|version|persona)\b|\byou are (?:now )?jailbroken\b|\b(?:simulate|act as) (?:an? )?(?:ai|model) that has been jailbroken\b"
+        # "dan mode" alone, unless a word stands on both sides: Indonesian and Malay "dan" is "and"
+        # ("matikan bluetooth dan mode hemat daya"); "In DAN mode", "DAN mode:", "the DAN Mode." block
+        r"|(?<![^\W\d_] )\bdan mode\b|\bdan mode(?! [^\W\d_])|\bdo anything now\b|\bjailbroken (?:assistant|ai|model|mode|version|persona)\b|\byou are (?:now )?jailbroken\b|\b(?:simulate|act as) (?:an? )?(?:ai|model) that has been jailbroken\b"
         r"|\bstay in character\b" + gap(60, L) + r"\b(?:no matter what|whatever|always)\b|\bbreak(?:ing)? character\b" + gap(200, L) + r"\b(?:rules|polic|restrictions|filter|openai|refuse|ethic|moral|guidelines)"
         r"|\b(?:rules|polic\w*|restrictions|filters?|openai|refuse|ethics|morals|guidelines)\b" + gap(200, L) + r"\b(?:never|don't|do not|must not|not) break(?:ing)? character\b"
         r"|\b(?:debug(?:ging)?|developer|admin|god|maintenance|jailbreak|dan|evil) mode (?:is )?(?:now )?(?:enabled|activated|on|engaged)\b"

@@ -162,6 +162,8 @@ NOT_THREATS = [
     # Turkish: a suffix that negates ("don't remove these rules") or makes the verb passive ("were removed")
     "# bu kuralları kaldırmayın, denetim şartı",
     "Eski .eslintrc kuralları kaldırıldı; artık eslint.config.js kullanılıyor.",
+    # Indonesian and Malay "dan" is "and": "… and power-saving mode", not DAN mode
+    "Matikan bluetooth dan mode hemat daya sebelum tidur.",
 ]
 
 
