@@ -1564,7 +1564,7 @@ _RULE_NOUNS = ("instructions", "instruction", "directives", "guidelines", "rules
 # "Triage bot config:", "Messaging bot env:": a label of the assistant's files, not words to it
 _LABEL_NOUN = r"(?:config\w*|conf|cfg|env|settings|setup|rules|policy|policies|docs?|logs?|repo|files?|paths?)"
 _VOCATIVE = (rf"(?:(?:^|[\n\"“„«「『(—:：]|\b(?:to|dear|hey|hi|hello|attention|an|a|à|para|fur|для|أيها)\b)\s*"
-             rf"(?:the |any |all |every |each |tout |toute |todo |tutti |jede[rsn]? |alle |каждыи |любои )?(?:[\w-]+[ -])?{_AI_ANY}(?:[ -](?!{_LABEL_NOUN}\b)[\w-]+)?\s*(?:[,:،，：]|(?<=봇)아\b|야\b)"
+             rf"(?:the |any |all |every |each |tout |toute |todo |tutti |jede[rsn]? |alle |каждыи |любои )?(?:[\w-]+[ -])?{_AI_ANY}(?:[ -](?!{_LABEL_NOUN}\b)[\w-]+)?\s*(?:[,:،，：](?!\s*{{)|(?<=봇)아\b|야\b)"
              rf"|{_AI_ANY}s? (?:reading|that reads?|who reads?|processing|summari[sz]ing|lisant|que lea|que lean|que leia|che legge|читающ\w*) (?:this|these|ceci|cette|esto|esta|este|isto|esta|questo|questa|это|эту|этот)\b"
              rf"|(?:읽는|読んだ|読む|読んでいる|पढ़ने वाले|पढने वाले|الذي يقرأ)\s*{_AI_ANY}"
              rf"|{_AI_ANY}\s*(?:는|은|가|は|が)\b)")
@@ -1598,8 +1598,9 @@ _AUTHORITY_WORDS = tuple(w for w in _HEADING_WORDS if w not in ("policy", "polit
                                                                "ポリシー", "정책", "سياسة", "नीति"))
 _HEADING = (rf"(?:(?:^|[\n\"“„«「:：.])\s*(?:[\[【<{{(]|#{{2,}}|={{2,}}|-{{3,}}|\*{{2,}})\s*(?:begin |start )?[\w&' -]{{0,24}}?{words(*_HEADING_WORDS)}[^\]】>\n]{{0,40}}?(?:[\]】>)]|#{{2,}}|={{2,}}|-{{3,}}|\*{{2,}})"
             rf"|(?:^|\n)\s*(?:message from the |nachricht vom |mensaje del |message de l'|messaggio del )?[\w&' -]{{0,24}}?{words(*_AUTHORITY_WORDS)}(?: [\w-]+){{0,3}}\s*(?:\([^)\n]{{0,30}}\))?\s*[:：])")
-# an AI word as a word of its own: "ai" ending Hungarian "éjszakai", "ia" ending "exigencia" name no one
-_ABOUT_THE_ASSISTANT = (rf"(?:(?<![a-z]){_AI_ANY}\b|{words(*_RULE_NOUNS)}\b|filters?|"
+# an AI word as a word of its own: "ai" ending Hungarian "éjszakai", "ia" ending "exigencia" name no one,
+# nor does one inside an identifier or a path ("client id oms-assistant-ro", "/srv/assistant/config.yaml")
+_ABOUT_THE_ASSISTANT = (rf"(?:(?<![a-z/]){_AI_ANY}\b(?![-/]\w)|{words(*_RULE_NOUNS)}\b|filters?|"
                         + "|".join(words(*(w for lex in LEXICONS for w in getattr(lex, name))) for name in ("nouns", "unrestricted", "suspended", "cancelled"))
                         + ")")
 # An agent's settings weakened, named by what they are rather than by file ("approval_mode to never in
