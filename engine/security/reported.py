@@ -277,7 +277,12 @@ def about_a_task(match_text: str) -> bool:
 # before the hit forbids what the hit would order.
 _PROHIBITION = re.compile(
     r"(?:\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|nunca|jamais|ne jamais|niemals|nie|mai|"
-    r"non|nao|никогда не|не)|不要|别|절대|決して)\s*(?:ever\s+|accidentally\s+|again\s+)?$")
+    r"non|nao|никогда не|не|"
+    # the other languages' "never", "do not", "must not", "is forbidden to", as folded (marks stripped)
+    r"jangan(?: pernah)?|tidak boleh|tak boleh|dilarang|đung(?: bao gio)?|khong đuoc|khong bao gio|huwag|bawal|hindi dapat|"
+    r"kamwe|marufuku|nigdy(?: nie)?|nie wolno|aldrig|aldri|inte|ikke|far inte|ma ikke|nooit|niet|asla|nikdy|nesmi|ei saa|"
+    r"soha|ne|niciodata|nu|ніколи(?: не)?|никога(?: не)?|никада(?: не)?|ποτε|μην|δεν|אל|אסור|هرگز|نباید|مت|نہ|کبھی نہ|"
+    r"मत|कभी नहीं|कभी न|لا|ابدا)|不要|别|절대|決して|ห้าม|อย่า)\s*(?:ever\s+|accidentally\s+|again\s+)?$")
 
 
 def prohibited(text: str, start: int) -> bool:
