@@ -396,11 +396,11 @@ def _prose_about_attacks(text: str, found: list[ThreatMatch]) -> bool:
         return False  # before any pass over the text: a long file with a secret or hidden markup pays nothing here
     dotless_i = _normalize.writes_dotless_i(text)
     plain = _normalize.as_written(text, dotless_i)
-    excerpts = [(_normalize.as_written(m.excerpt.rstrip("…"), dotless_i), m.category == "prompt_injection",
-                 m.category == "fake_header") for m in found]
+    excerpts = [(_normalize.as_written(m.excerpt.rstrip("…"), dotless_i), m.category) for m in found]
     # not as written (decoded, folded), or a sentence opens with the attack's words: an order, not a
     # report, unless they are a heading or override the speaker's own words ("Ignore my previous formatting instructions …")
-    if any(e not in plain or (_opens_a_sentence(plain, e) and not header and not (override and speakers_own(e))) for e, override, header in excerpts):
+    if any(e not in plain or (_opens_a_sentence(plain, e) and category != "fake_header"
+                              and not (category == "prompt_injection" and speakers_own(e))) for e, category in excerpts):
         return False
     current = learned.model()
     if current is None or len(set(learned.tokens(text))) < _PROSE_WORDS:
